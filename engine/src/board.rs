@@ -1,0 +1,526 @@
+//! The board: stones of both colours, side to move, Zobrist hash, undo stack, game outcome.
+//!
+//! Invariants (checked from scratch by [`Board::is_consistent`], asserted after every
+//! make/unmake in debug builds):
+//! * the two stone sets are disjoint and hold only on-board cells;
+//! * the history lists every stone exactly once, black first, colours alternating, so the
+//!   side to move is black when the counts are equal;
+//! * the hash is the XOR of the Zobrist keys of all stones;
+//! * the outcome is the one the last move produced (`Ongoing` with no history).
+//!
+//! Only the last move can decide a game, because no move is allowed on a decided board.
+//!
+//! Three ways to play a move: [`Board::play`] (panics with a message: tools and tests),
+//! [`Board::try_play`] (returns [`IllegalMove`]: external input), [`Board::play_unchecked`]
+//! (no checks beyond debug assertions: search and perft).
+
+use std::fmt;
+
+use arrayvec::ArrayVec;
+
+use crate::bitboard::Bitboard;
+use crate::geometry::{Cell, Geometry};
+use crate::notation::{self, NotationError};
+use crate::rules::Rule;
+use crate::zobrist;
+
+/// Capacity of the undo stack: at least the cell count of the largest board (225).
+pub const MAX_HISTORY: usize = 256;
+
+/// A player. Black moves first (X in tic-tac-toe).
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
+pub enum Color {
+    /// The first player.
+    Black,
+    /// The second player.
+    White,
+}
+
+impl Color {
+    /// 0 for black, 1 for white.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The other colour.
+    #[inline(always)]
+    #[must_use]
+    pub const fn opponent(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+}
+
+/// The state of a game.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
+pub enum Outcome {
+    /// Moves remain and nobody has won.
+    Ongoing,
+    /// The colour made a winning line.
+    Win(Color),
+    /// The board is full without a winning line.
+    Draw,
+}
+
+impl Outcome {
+    /// Whether the game is over.
+    #[inline(always)]
+    pub const fn is_decided(self) -> bool {
+        !matches!(self, Outcome::Ongoing)
+    }
+}
+
+/// Why a move cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    /// The coordinates are not on the board.
+    OffBoard {
+        /// Column as given.
+        x: usize,
+        /// Row as given.
+        y: usize,
+    },
+    /// A stone already stands there.
+    Occupied {
+        /// Column.
+        x: usize,
+        /// Row.
+        y: usize,
+    },
+    /// The game is already decided.
+    GameOver,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMove::OffBoard { x, y } => write!(f, "{x},{y} is off the board"),
+            IllegalMove::Occupied { x, y } => write!(f, "{x},{y} is occupied"),
+            IllegalMove::GameOver => write!(f, "the game is already decided"),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// Why a position could not be built from a move list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// The text is not a move list.
+    Syntax(NotationError),
+    /// Move number `index` (0-based) is illegal.
+    Illegal {
+        /// 0-based index of the offending move in the list.
+        index: usize,
+        /// Why it is illegal.
+        reason: IllegalMove,
+    },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Syntax(e) => write!(f, "bad move list: {e}"),
+            PositionError::Illegal { index, reason } => {
+                write!(f, "move {} is illegal: {reason}", index + 1)
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+impl From<NotationError> for PositionError {
+    fn from(e: NotationError) -> Self {
+        PositionError::Syntax(e)
+    }
+}
+
+/// An m,n,k-game position on the board size `B` stands for, under one [`Rule`].
+#[derive(Clone, Debug)]
+pub struct Board<B: Bitboard> {
+    stones: [B; 2],
+    side_to_move: Color,
+    rule: Rule,
+    hash: u64,
+    outcome: Outcome,
+    history: ArrayVec<Cell, MAX_HISTORY>,
+}
+
+impl<B: Bitboard> Board<B> {
+    /// The size facts of this board type.
+    pub const GEOMETRY: Geometry = B::GEOMETRY;
+
+    /// The empty board, black to move.
+    pub fn new(rule: Rule) -> Self {
+        Board {
+            stones: [B::EMPTY; 2],
+            side_to_move: Color::Black,
+            rule,
+            hash: 0,
+            outcome: Outcome::Ongoing,
+            history: ArrayVec::new(),
+        }
+    }
+
+    /// The position after playing `moves` (coordinates) from the empty board.
+    pub fn from_points(rule: Rule, moves: &[notation::Point]) -> Result<Self, PositionError> {
+        let mut board = Board::new(rule);
+        for (index, &(x, y)) in moves.iter().enumerate() {
+            board
+                .try_play_at(x, y)
+                .map_err(|reason| PositionError::Illegal { index, reason })?;
+        }
+        Ok(board)
+    }
+
+    /// The position after a move list in `x,y` or pos notation (see [`crate::notation`]).
+    ///
+    /// ```
+    /// use mnk_engine::board::{Board, Color};
+    /// use mnk_engine::bitboard::Bits256;
+    /// use mnk_engine::rules::Rule;
+    ///
+    /// let board = Board::<Bits256>::from_notation(Rule::Freestyle, "h8i9").unwrap();
+    /// assert_eq!(board.side_to_move(), Color::Black);
+    /// assert_eq!(board.move_count(), 2);
+    /// assert!(Board::<Bits256>::from_notation(Rule::Freestyle, "h8h8").is_err());
+    /// ```
+    pub fn from_notation(rule: Rule, text: &str) -> Result<Self, PositionError> {
+        Board::from_points(rule, &notation::parse_moves(text)?)
+    }
+
+    /// The rule in force.
+    #[inline(always)]
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// The colour to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side_to_move
+    }
+
+    /// The stones of `color`.
+    #[inline(always)]
+    pub fn stones(&self, color: Color) -> B {
+        self.stones[color.index()]
+    }
+
+    /// All stones of both colours.
+    #[inline(always)]
+    pub fn occupied(&self) -> B {
+        self.stones[0] | self.stones[1]
+    }
+
+    /// The empty cells.
+    #[inline(always)]
+    pub fn empty_cells(&self) -> B {
+        self.occupied().complement()
+    }
+
+    /// The cells the side to move may play: every empty cell while the game is on, none once
+    /// it is decided.
+    #[inline(always)]
+    pub fn legal_moves(&self) -> B {
+        if self.outcome.is_decided() { B::EMPTY } else { self.empty_cells() }
+    }
+
+    /// The Zobrist hash of the stones.
+    #[inline(always)]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The state of the game.
+    #[inline(always)]
+    pub fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+
+    /// Number of stones on the board.
+    #[inline(always)]
+    pub fn move_count(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The moves played so far, first move first.
+    #[inline]
+    pub fn history(&self) -> &[Cell] {
+        &self.history
+    }
+
+    /// The last move played, if any.
+    #[inline]
+    pub fn last_move(&self) -> Option<Cell> {
+        self.history.last().copied()
+    }
+
+    /// The colour of the stone on `cell`, if any.
+    #[inline]
+    pub fn stone_at(&self, cell: Cell) -> Option<Color> {
+        if self.stones[0].contains(cell) {
+            Some(Color::Black)
+        } else if self.stones[1].contains(cell) {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+
+    /// Checks a move without playing it.
+    pub fn check_move(&self, cell: Cell) -> Result<(), IllegalMove> {
+        let g = B::GEOMETRY;
+        if !g.is_on_board(cell) {
+            let (x, y) = g.xy(cell);
+            return Err(IllegalMove::OffBoard { x, y });
+        }
+        if self.outcome.is_decided() {
+            return Err(IllegalMove::GameOver);
+        }
+        if self.occupied().contains(cell) {
+            let (x, y) = g.xy(cell);
+            return Err(IllegalMove::Occupied { x, y });
+        }
+        Ok(())
+    }
+
+    /// Plays `cell` for the side to move if it is legal; the board is unchanged otherwise.
+    pub fn try_play(&mut self, cell: Cell) -> Result<Outcome, IllegalMove> {
+        self.check_move(cell)?;
+        Ok(self.play_unchecked(cell))
+    }
+
+    /// [`Board::try_play`] at column `x`, row `y`.
+    pub fn try_play_at(&mut self, x: usize, y: usize) -> Result<Outcome, IllegalMove> {
+        let cell = B::GEOMETRY.cell(x, y).ok_or(IllegalMove::OffBoard { x, y })?;
+        self.try_play(cell)
+    }
+
+    /// Plays `cell` for the side to move.
+    ///
+    /// # Panics
+    /// If the move is illegal; use [`Board::try_play`] for input from outside.
+    #[track_caller]
+    pub fn play(&mut self, cell: Cell) -> Outcome {
+        match self.try_play(cell) {
+            Ok(outcome) => outcome,
+            Err(e) => panic!("Board::play({}): {e}", B::GEOMETRY.format_xy(cell)),
+        }
+    }
+
+    /// Plays `cell` for the side to move without checking legality (the caller guarantees an
+    /// empty on-board cell and an undecided game). Returns the new outcome.
+    #[inline(always)]
+    pub fn play_unchecked(&mut self, cell: Cell) -> Outcome {
+        debug_assert!(self.check_move(cell).is_ok(), "play_unchecked: {:?}", self.check_move(cell));
+        let side = self.side_to_move;
+        let own = self.stones[side.index()] | B::from_cell(cell);
+        self.stones[side.index()] = own;
+        self.hash ^= zobrist::key(side, cell);
+        self.history.push(cell);
+        self.side_to_move = side.opponent();
+        self.outcome = if self.rule.is_win_through(own, cell) {
+            Outcome::Win(side)
+        } else if self.history.len() == B::GEOMETRY.cells() {
+            Outcome::Draw
+        } else {
+            Outcome::Ongoing
+        };
+        debug_assert!(self.is_consistent(), "inconsistent after play\n{self}");
+        self.outcome
+    }
+
+    /// Takes back the last move and returns it (`None` on the empty board).
+    #[inline]
+    pub fn undo(&mut self) -> Option<Cell> {
+        if self.history.is_empty() {
+            None
+        } else {
+            Some(self.undo_unchecked())
+        }
+    }
+
+    /// Takes back the last move; the caller guarantees there is one.
+    #[inline(always)]
+    pub fn undo_unchecked(&mut self) -> Cell {
+        let cell = self.history.pop().expect("undo_unchecked needs a move to take back");
+        let side = self.side_to_move.opponent();
+        self.side_to_move = side;
+        self.stones[side.index()] ^= B::from_cell(cell);
+        self.hash ^= zobrist::key(side, cell);
+        // A move was played from the previous position, so it was undecided.
+        self.outcome = Outcome::Ongoing;
+        debug_assert!(self.is_consistent(), "inconsistent after undo\n{self}");
+        cell
+    }
+
+    /// Recomputes everything from the history and compares it with the incremental state.
+    pub fn is_consistent(&self) -> bool {
+        let g = B::GEOMETRY;
+        let [black, white] = self.stones;
+        if !(black & white).is_empty()
+            || !(black | white).without(B::FULL).is_empty()
+            || (black | white).count() as usize != self.history.len()
+        {
+            return false;
+        }
+        let mut hash = 0;
+        let mut color = Color::Black;
+        for &cell in &self.history {
+            if !g.is_on_board(cell) || !self.stones[color.index()].contains(cell) {
+                return false;
+            }
+            hash ^= zobrist::key(color, cell);
+            color = color.opponent();
+        }
+        if hash != self.hash || color != self.side_to_move {
+            return false;
+        }
+        let expected = match self.history.last() {
+            None => Outcome::Ongoing,
+            Some(&last) => {
+                let mover = self.side_to_move.opponent();
+                if self.rule.is_win_through(self.stones[mover.index()], last) {
+                    Outcome::Win(mover)
+                } else if self.history.len() == g.cells() {
+                    Outcome::Draw
+                } else {
+                    Outcome::Ongoing
+                }
+            }
+        };
+        expected == self.outcome
+    }
+}
+
+impl<B: Bitboard> fmt::Display for Board<B> {
+    /// The board as text: columns lettered `a..`, rows numbered from 1 (pos notation), `X`
+    /// for black, `O` for white, `.` for empty.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let g = B::GEOMETRY;
+        write!(f, "   ")?;
+        for x in 0..g.side() {
+            write!(f, " {}", (b'a' + x as u8) as char)?;
+        }
+        writeln!(f)?;
+        for y in 0..g.side() {
+            write!(f, "{:>3}", y + 1)?;
+            for x in 0..g.side() {
+                let cell = g.cell(x, y).expect("coordinates are on the board");
+                let mark = match self.stone_at(cell) {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None => '.',
+                };
+                write!(f, " {mark}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::Bits256;
+    use crate::rng::SplitMix64;
+
+    fn random_game<B: Bitboard>(rng: &mut SplitMix64, rule: Rule) -> Board<B> {
+        let mut board = Board::<B>::new(rule);
+        while !board.outcome().is_decided() {
+            let moves: Vec<Cell> = board.legal_moves().iter().collect();
+            board.play(moves[rng.below(moves.len())]);
+        }
+        board
+    }
+
+    #[test]
+    fn moves_alternate_and_undo_restores_everything() {
+        let mut board = Board::<Bits256>::new(Rule::Freestyle);
+        let g = Bits256::GEOMETRY;
+        let h8 = g.cell(7, 7).unwrap();
+        board.play(h8);
+        assert_eq!(board.stone_at(h8), Some(Color::Black));
+        assert_eq!(board.side_to_move(), Color::White);
+        assert_ne!(board.hash(), 0);
+        assert_eq!(board.undo(), Some(h8));
+        assert_eq!(board.hash(), 0);
+        assert_eq!(board.undo(), None);
+        assert!(board.is_consistent());
+    }
+
+    #[test]
+    fn illegal_moves_leave_the_board_unchanged() {
+        let mut board = Board::<u32>::from_notation(Rule::Freestyle, "1,1").unwrap();
+        let before = board.clone();
+        assert_eq!(board.try_play_at(1, 1), Err(IllegalMove::Occupied { x: 1, y: 1 }));
+        assert_eq!(board.try_play_at(5, 0), Err(IllegalMove::OffBoard { x: 5, y: 0 }));
+        assert_eq!(
+            board.try_play(Cell::from_index(5)),
+            Err(IllegalMove::OffBoard { x: 5, y: 0 }),
+            "a guard index is off the board"
+        );
+        assert_eq!(board.history(), before.history());
+        assert_eq!(board.hash(), before.hash());
+    }
+
+    #[test]
+    fn the_last_move_can_win_and_then_nothing_is_legal() {
+        // X: top row; O: middle row (two stones).
+        let mut board = Board::<u16>::from_notation(Rule::Freestyle, "0,0 0,1 1,0 1,1").unwrap();
+        assert_eq!(board.try_play_at(2, 0), Ok(Outcome::Win(Color::Black)));
+        assert!(board.legal_moves().is_empty());
+        assert_eq!(board.try_play_at(2, 1), Err(IllegalMove::GameOver));
+        board.undo();
+        assert_eq!(board.outcome(), Outcome::Ongoing);
+    }
+
+    #[test]
+    fn a_full_board_without_a_line_is_a_draw() {
+        // X O X / X O O / O X X
+        let board = Board::<u16>::from_notation(
+            Rule::Standard,
+            "0,0 1,0 2,0 1,1 0,1 2,1 1,2 0,2 2,2",
+        );
+        assert_eq!(board.unwrap().outcome(), Outcome::Draw);
+    }
+
+    #[test]
+    fn hash_after_make_and_unmake_equals_the_recomputed_hash() {
+        let mut rng = SplitMix64::new(99);
+        for _ in 0..200 {
+            let mut board = random_game::<u32>(&mut rng, Rule::Freestyle);
+            assert!(board.is_consistent());
+            while board.undo().is_some() {
+                assert!(board.is_consistent());
+            }
+            assert_eq!(board.hash(), 0);
+        }
+        for _ in 0..20 {
+            let board = random_game::<Bits256>(&mut rng, Rule::Standard);
+            assert!(board.is_consistent());
+        }
+    }
+
+    #[test]
+    fn same_stones_in_another_order_hash_the_same() {
+        let a = Board::<Bits256>::from_notation(Rule::Freestyle, "h8i9j8k9").unwrap();
+        let b = Board::<Bits256>::from_notation(Rule::Freestyle, "j8k9h8i9").unwrap();
+        assert_eq!(a.hash(), b.hash());
+    }
+
+    #[test]
+    fn display_draws_the_board() {
+        let board = Board::<u16>::from_notation(Rule::Freestyle, "b2a1").unwrap();
+        assert_eq!(
+            board.to_string(),
+            "    a b c\n  1 O . .\n  2 . X .\n  3 . . .\n"
+        );
+    }
+}
