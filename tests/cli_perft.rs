@@ -1,0 +1,120 @@
+//! End-to-end tests of `pbrain-mnk perft`: the real binary, its output format, exit codes.
+
+use std::process::{Command, Output};
+
+fn pbrain(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pbrain-mnk"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout_lines(output: &Output) -> Vec<String> {
+    String::from_utf8(output.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn perft_ends_with_the_node_count_after_a_timing_line() {
+    let out = pbrain(&["perft", "--size", "3", "--depth", "9"]);
+    assert!(out.status.success());
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("time_ms "), "{lines:?}");
+    assert!(lines[0].contains(" nps "), "{lines:?}");
+    assert_eq!(lines[1], "nodes 127872");
+    assert!(out.stderr.is_empty());
+}
+
+#[test]
+fn divide_lists_every_root_move_in_cell_order() {
+    let out = pbrain(&[
+        "perft", "--size", "3", "--depth", "2", "--divide", "--moves", "1,1",
+    ]);
+    assert!(out.status.success());
+    let lines = stdout_lines(&out);
+    let expected_moves = ["0,0", "1,0", "2,0", "0,1", "2,1", "0,2", "1,2", "2,2"];
+    assert_eq!(lines.len(), expected_moves.len() + 2);
+    for (line, mv) in lines.iter().zip(expected_moves) {
+        assert_eq!(line, &format!("{mv}: 7"));
+    }
+    assert_eq!(lines.last().unwrap(), "nodes 56");
+}
+
+#[test]
+fn rules_moves_and_threads_are_honoured() {
+    // Black has a1 b1 c1 e1 f1; d1 would be an overline.
+    let moves = "a1a15b1b15c1c15e1e15f1o15";
+    let free = pbrain(&["perft", "--size", "15", "--depth", "2", "--moves", moves]);
+    let std = pbrain(&[
+        "perft",
+        "--size",
+        "15",
+        "--depth",
+        "2",
+        "--moves",
+        moves,
+        "--rule",
+        "standard",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(stdout_lines(&free).last().unwrap(), "nodes 45796");
+    assert_eq!(stdout_lines(&std).last().unwrap(), "nodes 46010");
+    let five = pbrain(&["perft", "--size", "5", "--depth", "5", "--threads", "2"]);
+    assert_eq!(stdout_lines(&five).last().unwrap(), "nodes 6375600");
+}
+
+#[test]
+fn bad_arguments_exit_with_code_2_and_a_message() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["perft", "--size", "4", "--depth", "2"],
+            "unsupported board size",
+        ),
+        (&["perft", "--size", "3"], "--depth is required"),
+        (
+            &["perft", "--size", "3", "--depth", "x"],
+            "bad value 'x' for --depth",
+        ),
+        (
+            &["perft", "--size", "3", "--depth", "2", "--rule", "gomoku"],
+            "unknown rule",
+        ),
+        (
+            &["perft", "--size", "3", "--depth", "2", "--moves", "1,1 1,1"],
+            "occupied",
+        ),
+        (
+            &["perft", "--size", "3", "--depth", "2", "--moves", "3,0"],
+            "off the board",
+        ),
+        (
+            &["perft", "--size", "3", "--depth", "2", "--moves", "1,"],
+            "odd",
+        ),
+        (
+            &["perft", "--size", "3", "--depth", "10"],
+            "--depth must be 0..=9",
+        ),
+        (
+            &["perft", "--size", "3", "--depth", "1", "--frobnicate"],
+            "unknown option",
+        ),
+        (
+            &["perft", "--size", "3", "--depth", "1", "--threads", "0"],
+            "--threads",
+        ),
+        (&["frobnicate"], "unknown subcommand"),
+    ];
+    for (args, needle) in cases {
+        let out = pbrain(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}

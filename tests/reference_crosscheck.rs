@@ -1,0 +1,211 @@
+//! The bitboard engine against the naive array board of `reference/`: stones, outcomes and
+//! perft on seeded random positions of every size under both rules.
+
+mod reference;
+
+use mnk_engine::bitboard::{Bitboard, Bits256};
+use mnk_engine::board::{Board, Color, Outcome};
+use mnk_engine::perft::perft;
+use mnk_engine::rng::SplitMix64;
+use mnk_engine::rules::Rule;
+use reference::{NaiveBoard, NaiveOutcome, NaiveRule};
+
+fn naive_rule(rule: Rule) -> NaiveRule {
+    match rule {
+        Rule::Freestyle => NaiveRule::Freestyle,
+        Rule::Standard => NaiveRule::Standard,
+    }
+}
+
+fn naive_outcome(outcome: Outcome) -> NaiveOutcome {
+    match outcome {
+        Outcome::Ongoing => NaiveOutcome::Ongoing,
+        Outcome::Win(Color::Black) => NaiveOutcome::Win(0),
+        Outcome::Win(Color::White) => NaiveOutcome::Win(1),
+        Outcome::Draw => NaiveOutcome::Draw,
+    }
+}
+
+fn assert_same<B: Bitboard>(board: &Board<B>, naive: &NaiveBoard) {
+    let g = B::GEOMETRY;
+    assert!(board.is_consistent());
+    assert_eq!(
+        naive_outcome(board.outcome()),
+        naive.outcome,
+        "outcome after {:?}",
+        naive.moves
+    );
+    for y in 0..g.side() {
+        for x in 0..g.side() {
+            let stone = board
+                .stone_at(g.cell(x, y).unwrap())
+                .map(|c| c.index() as u8);
+            assert_eq!(
+                stone, naive.cells[y][x],
+                "({x},{y}) after {:?}",
+                naive.moves
+            );
+        }
+    }
+}
+
+/// Plays a random game on both boards, comparing after every move, and returns the positions
+/// seen (as move lists). On 15×15, moves stay inside a `window`×`window` square so lines and
+/// overlines happen often.
+fn random_game<B: Bitboard>(
+    rng: &mut SplitMix64,
+    rule: Rule,
+    window: usize,
+) -> Vec<Vec<(usize, usize)>> {
+    let g = B::GEOMETRY;
+    let mut board = Board::<B>::new(rule);
+    let mut naive = NaiveBoard::new(g.side(), g.k(), naive_rule(rule));
+    let (ox, oy) = (
+        rng.below(g.side() - window + 1),
+        rng.below(g.side() - window + 1),
+    );
+    let mut seen = Vec::new();
+    while naive.outcome == NaiveOutcome::Ongoing {
+        let candidates: Vec<(usize, usize)> = naive
+            .empty_cells()
+            .into_iter()
+            .filter(|&(x, y)| x >= ox && x < ox + window && y >= oy && y < oy + window)
+            .collect();
+        if candidates.is_empty() {
+            break;
+        }
+        let (x, y) = candidates[rng.below(candidates.len())];
+        board
+            .try_play_at(x, y)
+            .expect("the naive board found the cell empty");
+        naive.play(x, y);
+        assert_same(&board, &naive);
+        seen.push(naive.moves.clone());
+    }
+    // Unwind on both boards, still in agreement.
+    while let Some(cell) = board.undo() {
+        naive.undo();
+        let (x, y) = g.xy(cell);
+        assert!(naive.cells[y][x].is_none());
+        assert_same(&board, &naive);
+    }
+    seen
+}
+
+fn boards_agree_on_random_games<B: Bitboard>(games: usize, window: usize) -> usize {
+    let mut rng = SplitMix64::new(0xC0FFEE ^ B::GEOMETRY.side() as u64);
+    let mut positions = 0;
+    for rule in Rule::ALL {
+        for _ in 0..games {
+            positions += random_game::<B>(&mut rng, rule, window).len();
+        }
+    }
+    positions
+}
+
+#[test]
+fn reference_and_bitboard_boards_agree_on_thousands_of_positions() {
+    let mut positions = boards_agree_on_random_games::<u16>(300, 3);
+    positions += boards_agree_on_random_games::<u32>(200, 5);
+    positions += boards_agree_on_random_games::<Bits256>(40, 7);
+    positions += boards_agree_on_random_games::<Bits256>(10, 15);
+    assert!(positions > 5_000, "only {positions} positions compared");
+}
+
+/// Perft of the engine and of the naive board on `count` random positions of `B`, where the
+/// position after a random prefix of a random game has at most `max_empty` empty cells in play.
+fn perft_agrees<B: Bitboard>(rule: Rule, seed: u64, count: usize, window: usize, depth: u32) {
+    let g = B::GEOMETRY;
+    let mut rng = SplitMix64::new(seed);
+    let mut checked = 0;
+    while checked < count {
+        let games = random_game::<B>(&mut rng, rule, window);
+        let Some(moves) = games.get(rng.below(games.len().max(1))) else {
+            continue;
+        };
+        let mut board = Board::<B>::from_points(rule, moves).unwrap();
+        let mut naive = NaiveBoard::new(g.side(), g.k(), naive_rule(rule));
+        for &(x, y) in moves {
+            naive.play(x, y);
+        }
+        for d in 1..=depth {
+            assert_eq!(
+                perft(&mut board, d),
+                naive.perft(d),
+                "{rule} perft({d}) after {moves:?}"
+            );
+        }
+        checked += 1;
+    }
+}
+
+#[test]
+fn perft_agrees_with_the_reference_on_small_boards() {
+    for rule in Rule::ALL {
+        perft_agrees::<u16>(rule, 1, 200, 3, 4);
+        perft_agrees::<u32>(rule, 2, 60, 5, 3);
+    }
+}
+
+#[test]
+fn perft_agrees_with_the_reference_on_gomoku_mid_game_positions() {
+    for rule in Rule::ALL {
+        perft_agrees::<Bits256>(rule, 3, 12, 15, 2);
+    }
+}
+
+/// Positions (found by seeded search over random dense games) where an overline is one move
+/// away, so freestyle and standard perft differ; both cross-checked by the reference.
+#[test]
+fn freestyle_and_standard_perft_differ_where_an_overline_is_possible() {
+    let mut rng = SplitMix64::new(0x00e7_11e5);
+    let mut differing = 0;
+    let mut tried = 0;
+    while differing < 6 {
+        tried += 1;
+        assert!(tried < 400, "too few positions with a possible overline");
+        let games = random_game::<Bits256>(&mut rng, Rule::Standard, 7);
+        // Late positions of a dense game are the likeliest to allow an overline.
+        let Some(moves) = games.iter().rev().nth(rng.below(4)) else {
+            continue;
+        };
+        // A standard game may already hold an overline, which ended it under freestyle.
+        if Board::<Bits256>::from_points(Rule::Freestyle, moves).is_err() {
+            continue;
+        }
+        let counts: Vec<(u128, u128)> = Rule::ALL
+            .iter()
+            .map(|&rule| {
+                let mut board = Board::<Bits256>::from_points(rule, moves).unwrap();
+                let mut naive = NaiveBoard::new(15, 5, naive_rule(rule));
+                for &(x, y) in moves {
+                    naive.play(x, y);
+                }
+                if board.outcome().is_decided() || naive.outcome != NaiveOutcome::Ongoing {
+                    return (0, 0);
+                }
+                (perft(&mut board, 2), naive.perft(2))
+            })
+            .collect();
+        for &(engine, naive) in &counts {
+            assert_eq!(engine, naive, "after {moves:?}");
+        }
+        if counts[0].0 != counts[1].0 {
+            differing += 1;
+        }
+    }
+}
+
+#[test]
+fn a_hand_built_overline_separates_the_rules() {
+    // Black: a1 b1 c1 _ e1 f1 with d1 empty, white elsewhere; black to move.
+    // d1 makes six: a freestyle win (no children), not a standard win.
+    let moves = "a1a15b1b15c1c15e1e15f1o15";
+    let free = Board::<Bits256>::from_notation(Rule::Freestyle, moves).unwrap();
+    let std = Board::<Bits256>::from_notation(Rule::Standard, moves).unwrap();
+    let empties = 225 - 10;
+    let mut free = free;
+    let mut std = std;
+    assert_eq!(perft(&mut std, 2), empties * (empties - 1));
+    assert_eq!(perft(&mut free, 2), (empties - 1) * (empties - 1));
+}

@@ -114,7 +114,11 @@ pub trait Bitboard:
         let offset = dir.bit_offset(Self::GEOMETRY.stride());
         let mut set = self;
         for _ in 0..steps.unsigned_abs() {
-            set = if steps >= 0 { set.shl(offset) } else { set.shr(offset) } & Self::FULL;
+            set = if steps >= 0 {
+                set.shl(offset)
+            } else {
+                set.shr(offset)
+            } & Self::FULL;
         }
         set
     }
@@ -353,16 +357,16 @@ mod tests {
 
     #[test]
     fn guard_layout_matches_the_documented_masks() {
-        assert_eq!(
-            <u16 as Bitboard>::FULL.picture(),
-            "x x x\nx x x\nx x x\n"
-        );
+        assert_eq!(<u16 as Bitboard>::FULL.picture(), "x x x\nx x x\nx x x\n");
         // Bit 3 of a 3×3 board is the guard of row 0, bit 4 is (0, 1).
         assert_eq!(<u16 as Bitboard>::FULL & (1 << 3), 0);
         assert_eq!(<u16 as Bitboard>::GEOMETRY.cell(0, 1).unwrap().index(), 4);
         assert_eq!(<u32 as Bitboard>::GEOMETRY.cell(4, 4).unwrap().index(), 28);
         assert_eq!(
-            <Bits256 as Bitboard>::GEOMETRY.cell(14, 14).unwrap().index(),
+            <Bits256 as Bitboard>::GEOMETRY
+                .cell(14, 14)
+                .unwrap()
+                .index(),
             238
         );
     }

@@ -227,7 +227,11 @@ impl<B: Bitboard> Board<B> {
     /// it is decided.
     #[inline(always)]
     pub fn legal_moves(&self) -> B {
-        if self.outcome.is_decided() { B::EMPTY } else { self.empty_cells() }
+        if self.outcome.is_decided() {
+            B::EMPTY
+        } else {
+            self.empty_cells()
+        }
     }
 
     /// The Zobrist hash of the stones.
@@ -297,7 +301,9 @@ impl<B: Bitboard> Board<B> {
 
     /// [`Board::try_play`] at column `x`, row `y`.
     pub fn try_play_at(&mut self, x: usize, y: usize) -> Result<Outcome, IllegalMove> {
-        let cell = B::GEOMETRY.cell(x, y).ok_or(IllegalMove::OffBoard { x, y })?;
+        let cell = B::GEOMETRY
+            .cell(x, y)
+            .ok_or(IllegalMove::OffBoard { x, y })?;
         self.try_play(cell)
     }
 
@@ -317,7 +323,11 @@ impl<B: Bitboard> Board<B> {
     /// empty on-board cell and an undecided game). Returns the new outcome.
     #[inline(always)]
     pub fn play_unchecked(&mut self, cell: Cell) -> Outcome {
-        debug_assert!(self.check_move(cell).is_ok(), "play_unchecked: {:?}", self.check_move(cell));
+        debug_assert!(
+            self.check_move(cell).is_ok(),
+            "play_unchecked: {:?}",
+            self.check_move(cell)
+        );
         let side = self.side_to_move;
         let own = self.stones[side.index()] | B::from_cell(cell);
         self.stones[side.index()] = own;
@@ -348,7 +358,10 @@ impl<B: Bitboard> Board<B> {
     /// Takes back the last move; the caller guarantees there is one.
     #[inline(always)]
     pub fn undo_unchecked(&mut self) -> Cell {
-        let cell = self.history.pop().expect("undo_unchecked needs a move to take back");
+        let cell = self
+            .history
+            .pop()
+            .expect("undo_unchecked needs a move to take back");
         let side = self.side_to_move.opponent();
         self.side_to_move = side;
         self.stones[side.index()] ^= B::from_cell(cell);
@@ -459,8 +472,14 @@ mod tests {
     fn illegal_moves_leave_the_board_unchanged() {
         let mut board = Board::<u32>::from_notation(Rule::Freestyle, "1,1").unwrap();
         let before = board.clone();
-        assert_eq!(board.try_play_at(1, 1), Err(IllegalMove::Occupied { x: 1, y: 1 }));
-        assert_eq!(board.try_play_at(5, 0), Err(IllegalMove::OffBoard { x: 5, y: 0 }));
+        assert_eq!(
+            board.try_play_at(1, 1),
+            Err(IllegalMove::Occupied { x: 1, y: 1 })
+        );
+        assert_eq!(
+            board.try_play_at(5, 0),
+            Err(IllegalMove::OffBoard { x: 5, y: 0 })
+        );
         assert_eq!(
             board.try_play(Cell::from_index(5)),
             Err(IllegalMove::OffBoard { x: 5, y: 0 }),
@@ -484,10 +503,8 @@ mod tests {
     #[test]
     fn a_full_board_without_a_line_is_a_draw() {
         // X O X / X O O / O X X
-        let board = Board::<u16>::from_notation(
-            Rule::Standard,
-            "0,0 1,0 2,0 1,1 0,1 2,1 1,2 0,2 2,2",
-        );
+        let board =
+            Board::<u16>::from_notation(Rule::Standard, "0,0 1,0 2,0 1,1 0,1 2,1 1,2 0,2 2,2");
         assert_eq!(board.unwrap().outcome(), Outcome::Draw);
     }
 

@@ -245,7 +245,11 @@ mod tests {
 
     #[test]
     fn coordinates_round_trip_on_every_size() {
-        for g in [Geometry::new(3, 3), Geometry::new(5, 5), Geometry::new(15, 5)] {
+        for g in [
+            Geometry::new(3, 3),
+            Geometry::new(5, 5),
+            Geometry::new(15, 5),
+        ] {
             let cells: Vec<Cell> = g.all_cells().collect();
             assert_eq!(cells.len(), g.cells());
             for c in cells {
@@ -316,7 +320,10 @@ mod tests {
                 row[1].1 as i32 - row[0].1 as i32,
             );
             for w in row.windows(2) {
-                assert_eq!((w[1].0 as i32 - w[0].0 as i32, w[1].1 as i32 - w[0].1 as i32), (dx, dy));
+                assert_eq!(
+                    (w[1].0 as i32 - w[0].0 as i32, w[1].1 as i32 - w[0].1 as i32),
+                    (dx, dy)
+                );
             }
         }
     }

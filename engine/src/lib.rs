@@ -73,7 +73,11 @@ pub struct UnsupportedSize(pub String);
 
 impl fmt::Display for UnsupportedSize {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unsupported board size '{}' (expected 3, 5 or 15)", self.0)
+        write!(
+            f,
+            "unsupported board size '{}' (expected 3, 5 or 15)",
+            self.0
+        )
     }
 }
 

@@ -64,7 +64,9 @@ pub fn divide_parallel<B: Bitboard>(
                     let mut done = Vec::new();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&cell) = moves.get(i) else { break done };
+                        let Some(&cell) = moves.get(i) else {
+                            break done;
+                        };
                         done.push((cell, count_after(&mut local, cell, depth - 1)));
                     }
                 })
@@ -84,7 +86,10 @@ pub fn perft_parallel<B: Bitboard>(board: &Board<B>, depth: u32, threads: usize)
     if depth == 0 {
         return 1;
     }
-    divide_parallel(board, depth, threads).iter().map(|&(_, n)| n).sum()
+    divide_parallel(board, depth, threads)
+        .iter()
+        .map(|&(_, n)| n)
+        .sum()
 }
 
 /// Sequences of length `1 + depth` that start with `cell`.
@@ -108,6 +113,17 @@ fn perft_inner<B: Bitboard>(board: &mut Board<B>, depth: u32) -> NodeCount {
         return NodeCount::from(moves.count());
     }
     let mut nodes = 0;
+    if depth == 2 {
+        // The last ply, bulk counted inline: children are counted, not played.
+        let mut leaves: u64 = 0;
+        for cell in moves.iter() {
+            if board.play_unchecked(cell) == Outcome::Ongoing {
+                leaves += u64::from(board.legal_moves().count());
+            }
+            board.undo_unchecked();
+        }
+        return NodeCount::from(leaves);
+    }
     for cell in moves.iter() {
         if board.play_unchecked(cell) == Outcome::Ongoing {
             nodes += perft_inner(board, depth - 1);
@@ -129,9 +145,18 @@ mod tests {
         for rule in Rule::ALL {
             let mut board = Board::<u16>::new(rule);
             for (d, &n) in expected.iter().enumerate() {
-                assert_eq!(perft(&mut board, d as u32 + 1), n, "{rule} perft({})", d + 1);
+                assert_eq!(
+                    perft(&mut board, d as u32 + 1),
+                    n,
+                    "{rule} perft({})",
+                    d + 1
+                );
             }
-            assert_eq!(perft(&mut board, 10), 0, "no sequence is longer than the board");
+            assert_eq!(
+                perft(&mut board, 10),
+                0,
+                "no sequence is longer than the board"
+            );
         }
     }
 
@@ -140,7 +165,7 @@ mod tests {
         let mut board = Board::<u32>::new(Rule::Freestyle);
         let mut expected: u128 = 1;
         for d in 1..=6 {
-            expected *= 26 - d as u128;
+            expected *= 26 - u128::from(d);
             assert_eq!(perft(&mut board, d), expected, "perft({d})");
         }
     }

@@ -100,7 +100,11 @@ pub struct UnknownRule(pub String);
 
 impl fmt::Display for UnknownRule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown rule '{}' (expected freestyle or standard)", self.0)
+        write!(
+            f,
+            "unknown rule '{}' (expected freestyle or standard)",
+            self.0
+        )
     }
 }
 
@@ -125,7 +129,8 @@ mod tests {
 
     fn row(xs: &[usize], y: usize) -> Bits256 {
         let g = Bits256::GEOMETRY;
-        xs.iter().fold(Bits256::EMPTY, |b, &x| b.with(g.cell(x, y).unwrap()))
+        xs.iter()
+            .fold(Bits256::EMPTY, |b, &x| b.with(g.cell(x, y).unwrap()))
     }
 
     #[test]
@@ -151,7 +156,10 @@ mod tests {
         let g = Bits256::GEOMETRY;
         // Three at the end of row 4 and two at the start of row 5 are not five in a row.
         let stones = row(&[12, 13, 14], 4) | row(&[0, 1], 5);
-        assert_eq!(run_length(stones, g.cell(14, 4).unwrap(), Direction::East, 9), 3);
+        assert_eq!(
+            run_length(stones, g.cell(14, 4).unwrap(), Direction::East, 9),
+            3
+        );
         assert!(!Rule::Freestyle.is_win_through(stones, g.cell(0, 5).unwrap()));
         // Anti-diagonal from the right edge down-left.
         let diag = [(14, 0), (13, 1), (12, 2), (11, 3), (10, 4)]
