@@ -105,6 +105,14 @@ impl Geometry {
         self.side + 1
     }
 
+    /// Whether every line of the board is exactly `k` long (3×3 and 5×5): then no overline
+    /// exists and every win line is one of the few full rows, columns or diagonals, which
+    /// small-board code (win test, live lines, pairing strategies) relies on.
+    #[inline(always)]
+    pub const fn lines_span_board(self) -> bool {
+        self.side == self.k
+    }
+
     /// Number of cells on the board.
     #[inline(always)]
     pub const fn cells(self) -> usize {

@@ -11,16 +11,23 @@
 //! * [`board`], [`rules`], [`zobrist`], [`notation`]: positions, win tests, hashing, move
 //!   lists;
 //! * [`perft`]: move-sequence counts, the correctness oracle;
+//! * [`search`], [`tt`], [`eval`], [`movegen`]: iterative-deepening PVS with a
+//!   transposition table; [`solve`]: exact values of the small boards;
 //! * [`rng`]: a small deterministic random generator.
 
 pub mod bitboard;
 pub mod board;
+pub mod eval;
 pub mod geometry;
 pub mod lines;
+pub mod movegen;
 pub mod notation;
 pub mod perft;
 pub mod rng;
 pub mod rules;
+pub mod search;
+pub mod solve;
+pub mod tt;
 pub mod zobrist;
 
 use std::fmt;

@@ -48,7 +48,7 @@ impl Rule {
     #[inline]
     pub fn is_win_through<B: Bitboard>(self, own: B, cell: Cell) -> bool {
         let g = B::GEOMETRY;
-        if g.side() == g.k() {
+        if g.lines_span_board() {
             // Every line spans the board: no overline exists, all rules agree.
             B::line_table().through(cell).iter().any(|&m| own & m == m)
         } else {
@@ -63,6 +63,59 @@ impl Rule {
         }
     }
 }
+
+impl Rule {
+    /// The empty cells where one more stone of `own` would win: the "fives" a player
+    /// threatens. `empty` is the set of empty cells.
+    ///
+    /// On boards whose lines span the board this scans the line masks; on 15×15 it matches,
+    /// for each direction and each position of the gap, the window of k cells with
+    /// shift-ands over the whole board (and, under `Standard`, requires the cells just past
+    /// the window not to be `own`, so the line is exactly k).
+    pub fn winning_cells<B: Bitboard>(self, own: B, empty: B) -> B {
+        let g = B::GEOMETRY;
+        let k = g.k();
+        let mut wins = B::EMPTY;
+        if g.lines_span_board() {
+            for line in B::line_table().lines() {
+                let gap = line.mask & empty;
+                if (line.mask & own).count() as usize == k - 1 && !gap.is_empty() {
+                    wins |= gap;
+                }
+            }
+            return wins;
+        }
+        for dir in Direction::ALL {
+            // shifted[i + k] = own moved by i steps, for i in −k..=k: cell p of
+            // `shifted[i + k]` is set when p − i·dir holds an own stone.
+            let mut shifted = [B::EMPTY; 2 * MAX_K + 1];
+            shifted[k] = own;
+            for i in 1..=k {
+                shifted[k + i] = shifted[k + i - 1].shift(dir, 1);
+                shifted[k - i] = shifted[k - i + 1].shift(dir, -1);
+            }
+            // A gap at p with the window covering p − j·dir .. p + (k−1−j)·dir.
+            for j in 0..k {
+                let mut hits = empty;
+                for i in 0..k {
+                    if i != j {
+                        // cell p + (i − j)·dir must be own: own shifted by (j − i) steps.
+                        hits &= shifted[k + j - i];
+                    }
+                }
+                if self == Rule::Standard {
+                    // Cells p − (j+1)·dir and p + (k−j)·dir must not be own.
+                    hits = hits.without(shifted[k + j + 1]).without(shifted[j]);
+                }
+                wins |= hits;
+            }
+        }
+        wins
+    }
+}
+
+/// The largest win length supported by [`Rule::winning_cells`].
+const MAX_K: usize = 5;
 
 /// Length of the run of `own` stones through `cell` along `dir` (counting `cell`, which must
 /// be in `own`), capped at `cap`.
@@ -175,6 +228,45 @@ mod tests {
         assert!(Rule::Standard.is_win_through(diag, g.cell(1, 1).unwrap()));
         let bent = u16::from_picture("x . .\n. x .\n. x .").unwrap();
         assert!(!Rule::Freestyle.is_win_through(bent, g.cell(1, 1).unwrap()));
+    }
+
+    /// Slow reference: try every empty cell and ask the win test.
+    fn winning_cells_by_trial<B: Bitboard>(rule: Rule, own: B, empty: B) -> B {
+        empty
+            .iter()
+            .filter(|&c| rule.is_win_through(own.with(c), c))
+            .fold(B::EMPTY, Bitboard::with)
+    }
+
+    fn winning_cells_match_trial<B: Bitboard>(seed: u64, density: usize) {
+        let mut rng = crate::rng::SplitMix64::new(seed);
+        for _ in 0..400 {
+            let (mut own, mut other) = (B::EMPTY, B::EMPTY);
+            for c in B::FULL.iter() {
+                match rng.below(density) {
+                    0 | 1 => own = own.with(c),
+                    2 => other = other.with(c),
+                    _ => {}
+                }
+            }
+            let empty = (own | other).complement();
+            for rule in Rule::ALL {
+                assert_eq!(
+                    rule.winning_cells(own, empty),
+                    winning_cells_by_trial(rule, own, empty),
+                    "{rule}\n{}",
+                    own.picture()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn winning_cells_agree_with_trying_every_move() {
+        winning_cells_match_trial::<u16>(1, 4);
+        winning_cells_match_trial::<u32>(2, 3);
+        winning_cells_match_trial::<Bits256>(3, 3);
+        winning_cells_match_trial::<Bits256>(4, 4);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! `pbrain-mnk`: the mnk engine's binary.
 //!
-//! Subcommands: `perft` (move-sequence counts). Run `pbrain-mnk help` for usage.
+//! Subcommands: `perft` (move-sequence counts), `solve` (exact small-board values). Run `pbrain-mnk help` for usage.
 
 mod cli;
 
@@ -12,10 +12,12 @@ use cli::{CliError, UsageError};
 const USAGE_HEADER: &str = "usage:";
 
 fn usage() -> String {
-    format!(
-        "{USAGE_HEADER}\n  {}\n  pbrain-mnk help | --help | --version",
-        cli::perft::USAGE
-    )
+    let lines = [
+        cli::perft::USAGE,
+        cli::solve::USAGE,
+        "pbrain-mnk help | --help | --version",
+    ];
+    format!("{USAGE_HEADER}\n  {}", lines.join("\n  "))
 }
 
 fn main() -> ExitCode {
@@ -24,6 +26,7 @@ fn main() -> ExitCode {
     let mut out = stdout.lock();
     let result = match args.first().map(String::as_str) {
         Some("perft") => cli::perft::run(&args[1..], &mut out),
+        Some("solve") => cli::solve::run(&args[1..], &mut out),
         Some("help" | "--help" | "-h") => writeln!(out, "{}", usage()).map_err(CliError::from),
         Some("--version" | "-V") => {
             writeln!(out, "pbrain-mnk {}", env!("CARGO_PKG_VERSION")).map_err(CliError::from)

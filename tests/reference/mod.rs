@@ -129,3 +129,67 @@ impl NaiveBoard {
         total
     }
 }
+
+/// The engine's score encoding, restated: a win with ply n from the root scores `WIN − n`,
+/// a loss at ply n scores `−WIN + n`, a draw 0.
+pub const WIN: i32 = 30_000;
+
+impl NaiveBoard {
+    /// Exact score of the position for the side to move (plain alpha-beta over every empty
+    /// cell in row-major order; no table, no threat logic, no pruning tricks).
+    pub fn exact_score(&mut self) -> i32 {
+        assert_eq!(self.outcome, NaiveOutcome::Ongoing);
+        self.negamax(0, -WIN - 1, WIN + 1)
+    }
+
+    fn negamax(&mut self, ply: i32, mut alpha: i32, beta: i32) -> i32 {
+        let mut best = -WIN - 1;
+        for (x, y) in self.empty_cells() {
+            self.play(x, y);
+            let score = match self.outcome {
+                NaiveOutcome::Win(_) => WIN - (ply + 1),
+                NaiveOutcome::Draw => 0,
+                NaiveOutcome::Ongoing => -self.negamax(ply + 1, -beta, -alpha),
+            };
+            self.undo();
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Every position reachable from this one (itself included), as move lists, each
+    /// distinct set of stones once.
+    pub fn reachable_positions(&mut self) -> Vec<Vec<(usize, usize)>> {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        self.collect(&mut seen, &mut out);
+        out
+    }
+
+    fn collect(
+        &mut self,
+        seen: &mut std::collections::HashSet<Vec<Vec<Option<u8>>>>,
+        out: &mut Vec<Vec<(usize, usize)>>,
+    ) {
+        if !seen.insert(self.cells.clone()) {
+            return;
+        }
+        out.push(self.moves.clone());
+        if self.outcome != NaiveOutcome::Ongoing {
+            return;
+        }
+        for (x, y) in self.empty_cells() {
+            self.play(x, y);
+            self.collect(seen, out);
+            self.undo();
+        }
+    }
+}

@@ -2,6 +2,7 @@
 
 pub(crate) mod args;
 pub(crate) mod perft;
+pub(crate) mod solve;
 
 use std::fmt;
 use std::io;

@@ -1,4 +1,5 @@
-//! End-to-end tests of `pbrain-mnk perft`: the real binary, its output format, exit codes.
+//! End-to-end tests of the `pbrain-mnk` tools (`perft`, `solve`): the real binary, its output
+//! format, exit codes.
 
 use std::process::{Command, Output};
 
@@ -116,5 +117,60 @@ fn bad_arguments_exit_with_code_2_and_a_message() {
         assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn solve_prints_value_best_move_nodes_and_time() {
+    for size in ["3", "5"] {
+        let out = pbrain(&["solve", "--size", size]);
+        assert!(out.status.success());
+        let lines = stdout_lines(&out);
+        assert_eq!(lines.len(), 4, "{lines:?}");
+        assert_eq!(lines[0], "value draw");
+        assert!(lines[1].starts_with("best "), "{lines:?}");
+        assert!(lines[2].starts_with("nodes "), "{lines:?}");
+        assert!(lines[3].starts_with("time_ms "), "{lines:?}");
+    }
+}
+
+#[test]
+fn solve_finds_the_win_the_block_and_the_decided_board() {
+    // X: a1 b1, O: a2 b2, X to move wins at c1 (2,0).
+    let win = stdout_lines(&pbrain(&["solve", "--size", "3", "--moves", "a1a2b1b2"]));
+    assert_eq!(&win[..2], ["value win", "best 2,0"]);
+    // X a1, O b1, X b2: X threatens c3, O must block there and still loses (X a3 then
+    // threatens a2 and c1 at once).
+    let defend = stdout_lines(&pbrain(&["solve", "--size", "3", "--moves", "a1b1b2"]));
+    assert_eq!(&defend[..2], ["value loss", "best 2,2"]);
+    let done = stdout_lines(&pbrain(&["solve", "--size", "3", "--moves", "a1a2b1b2c1"]));
+    assert_eq!(&done[..2], ["value loss", "best none"]);
+    let plain = stdout_lines(&pbrain(&[
+        "solve",
+        "--size",
+        "3",
+        "--no-pairing",
+        "--moves",
+        "a1a2b1b2",
+    ]));
+    assert_eq!(&plain[..2], ["value win", "best 2,0"]);
+}
+
+#[test]
+fn solve_rejects_bad_arguments_with_code_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["solve", "--size", "15"], "3 and 5 only"),
+        (&["solve"], "--size is required"),
+        (&["solve", "--size", "3", "--moves", "z9"], "off the board"),
+        (&["solve", "--size", "3", "--hash-mb", "0"], "--hash-mb"),
+    ];
+    for (args, needle) in cases {
+        let out = pbrain(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(needle),
+            "{args:?}"
+        );
     }
 }

@@ -1,0 +1,431 @@
+//! Iterative-deepening principal-variation search (negamax alpha-beta) with a
+//! transposition table.
+//!
+//! ```text
+//! run ── iterative deepening: depth 1, 2, ... until a limit, a proof, or max depth
+//!   └─ aspiration window around the last score (widened on failure)
+//!        └─ pvs(depth, ply, alpha, beta), numbered steps:
+//!             1. mate-distance pruning
+//!             2. immediate win (a cell completing a line)           → win now
+//!             3. opponent threats: two or more                       → lost
+//!             4. small boards: live-line / pairing-strategy bounds   → draw bounds
+//!             5. transposition table: cutoff, or a move to try first
+//!             6. depth exhausted                                     → static evaluation
+//!             7. moves: the single block if the opponent threatens (no depth spent),
+//!                else the candidates, ordered (TT move, killers, history, cell priority)
+//!             8. PVS loop: first move full window, others null window, re-search on success
+//!             9. store the result in the transposition table
+//! ```
+//!
+//! Scores are from the side to move; see [`score`]. On the small boards the TT key is the
+//! symmetry-canonical hash, so the 8 images of a position share an entry; a search of depth ≥
+//! the number of empty cells is exact there, and such results are stored as proven.
+//!
+//! The search never prints: progress goes to a callback as [`SearchInfo`].
+
+pub mod limits;
+pub mod report;
+pub mod score;
+
+mod ordering;
+mod symmetry;
+
+use arrayvec::ArrayVec;
+
+use crate::bitboard::Bitboard;
+use crate::board::{Board, Outcome};
+use crate::eval;
+use crate::geometry::{Cell, Symmetry};
+use crate::movegen;
+use crate::solve;
+use crate::tt::{Bound, PROVEN_DEPTH, TranspositionTable, TtEntry, score_from_tt, score_to_tt};
+
+pub use limits::SearchLimits;
+pub use report::{SearchInfo, SearchResult};
+
+use limits::StopCheck;
+use ordering::Ordering;
+use score::{INFINITY, MAX_PLY, Score, is_decisive, loss_in, win_in};
+use symmetry::SymmetricHash;
+
+/// Half-width of the first aspiration window, in evaluation units.
+pub const ASPIRATION_WINDOW: Score = 40;
+/// Depth from which iterations use an aspiration window.
+pub const ASPIRATION_MIN_DEPTH: u32 = 4;
+
+/// Searches `board` within `limits`, reporting each completed iteration to `on_info`.
+pub fn search<B: Bitboard>(
+    board: &Board<B>,
+    tt: &mut TranspositionTable,
+    limits: SearchLimits,
+    on_info: &mut dyn FnMut(&SearchInfo),
+) -> SearchResult {
+    Searcher::new(board.clone(), tt, limits).run(on_info)
+}
+
+/// One search: the board it changes in place, its table, its limits and its statistics.
+pub struct Searcher<'t, B: Bitboard> {
+    board: Board<B>,
+    tt: &'t mut TranspositionTable,
+    limits: SearchLimits,
+    check: StopCheck,
+    ordering: Ordering,
+    /// Symmetric hashes along the current line (small boards only).
+    sym: ArrayVec<SymmetricHash, { MAX_PLY + 1 }>,
+    nodes: u64,
+    seldepth: usize,
+    /// Whether step 4 may use pairing strategies (live-line draws are always used).
+    pairing: bool,
+    /// Triangular principal-variation table: `pv[ply][ply..pv_len[ply]]`.
+    pv: Box<[[Cell; MAX_PLY]; MAX_PLY]>,
+    pv_len: Box<[usize; MAX_PLY + 1]>,
+}
+
+impl<'t, B: Bitboard> Searcher<'t, B> {
+    /// Prepares a search of `board`.
+    pub fn new(board: Board<B>, tt: &'t mut TranspositionTable, limits: SearchLimits) -> Self {
+        let mut sym = ArrayVec::new();
+        if B::GEOMETRY.lines_span_board() {
+            sym.push(SymmetricHash::from_board(&board));
+        }
+        Searcher {
+            board,
+            tt,
+            check: StopCheck::new(&limits),
+            limits,
+            ordering: Ordering::new(),
+            sym,
+            nodes: 0,
+            seldepth: 0,
+            pairing: true,
+            pv: Box::new([[Cell::from_index(0); MAX_PLY]; MAX_PLY]),
+            pv_len: Box::new([0; MAX_PLY + 1]),
+        }
+    }
+
+    /// Turns the pairing-strategy bounds of step 4 on or off (on by default). Off, the small
+    /// boards are proven by plain alpha-beta with the table, threats and live-line draws:
+    /// slower, but a useful cross-check and baseline.
+    #[must_use]
+    pub fn with_pairing(mut self, pairing: bool) -> Self {
+        self.pairing = pairing;
+        self
+    }
+
+    /// Runs iterative deepening and returns the best move of the last completed iteration.
+    pub fn run(mut self, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        self.tt.new_search();
+        let empties = self.board.empty_cells().count();
+        let small = B::GEOMETRY.lines_span_board();
+        let mut result = SearchResult {
+            best_move: None,
+            score: 0,
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            time: Default::default(),
+            pv: Vec::new(),
+            proven: self.board.outcome().is_decided(),
+            stopped: false,
+        };
+        if self.board.outcome().is_decided() {
+            return result;
+        }
+        // A legal move to fall back on if no iteration completes.
+        let root_moves = movegen::candidates(&self.board);
+        result.best_move = self
+            .ordering
+            .order(&self.board, root_moves, 0, None)
+            .first()
+            .copied();
+
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
+        // A small board searched without any limit is being solved: shallower iterations
+        // would be heuristic work about as costly as the proof, so go straight to full depth.
+        let unlimited =
+            self.limits.time.is_none() && self.limits.nodes.is_none() && self.limits.stop.is_none();
+        let first_depth = if small && unlimited && max_depth >= empties {
+            empties
+        } else {
+            1
+        };
+        let mut previous = 0;
+        for depth in first_depth..=max_depth {
+            if depth > first_depth && !self.check.may_start_iteration() {
+                break;
+            }
+            let score = self.aspiration(depth, previous);
+            if self.check.stopped() {
+                break;
+            }
+            previous = score;
+            let pv: Vec<Cell> = self.pv[0][..self.pv_len[0]].to_vec();
+            result.best_move = pv.first().copied().or(result.best_move);
+            result.score = score;
+            result.depth = depth;
+            result.pv = pv;
+            result.proven = small && (depth >= empties || is_decisive(score));
+            let info = self.info(depth, score, &result.pv);
+            on_info(&info);
+            // A win or loss seen within the full-width horizon does not change with depth.
+            let mate_within_horizon =
+                score::mate_plies(score).is_some_and(|n| n.unsigned_abs() <= depth);
+            if result.proven || mate_within_horizon {
+                break;
+            }
+        }
+        result.stopped = self.check.stopped();
+        result.nodes = self.nodes;
+        result.seldepth = self.seldepth as u32;
+        result.time = self.check.elapsed();
+        debug_assert!(
+            result
+                .best_move
+                .is_some_and(|m| self.board.legal_moves().contains(m))
+        );
+        result
+    }
+
+    fn info(&self, depth: u32, score: Score, pv: &[Cell]) -> SearchInfo {
+        let time = self.check.elapsed();
+        SearchInfo {
+            depth,
+            seldepth: self.seldepth as u32,
+            score,
+            nodes: self.nodes,
+            nps: report::nodes_per_second(self.nodes, time),
+            time,
+            pv: pv.to_vec(),
+        }
+    }
+
+    /// One iteration, with a window around `previous` that widens until the score is inside.
+    fn aspiration(&mut self, depth: u32, previous: Score) -> Score {
+        if depth < ASPIRATION_MIN_DEPTH || is_decisive(previous) {
+            return self.pvs(depth as i32, 0, -INFINITY, INFINITY);
+        }
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = (previous - delta, previous + delta);
+        loop {
+            let score = self.pvs(depth as i32, 0, alpha, beta);
+            if self.check.stopped() {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (alpha - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (beta + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta *= 4;
+            if delta > 2_000 {
+                (alpha, beta) = (-INFINITY, INFINITY);
+            }
+        }
+    }
+
+    /// The transposition-table key of the current position and the symmetry that maps it to
+    /// its canonical image (identity on 15×15).
+    #[inline]
+    fn key(&self) -> (u64, Symmetry) {
+        match self.sym.last() {
+            Some(sym) => sym.canonical(),
+            None => (self.board.hash(), Symmetry::Identity),
+        }
+    }
+
+    #[inline]
+    fn make(&mut self, cell: Cell) -> Outcome {
+        if let Some(&top) = self.sym.last() {
+            let mut next = top;
+            next.toggle::<B>(self.board.side_to_move(), cell);
+            self.sym.push(next);
+        }
+        let outcome = self.board.play_unchecked(cell);
+        debug_assert!(
+            self.sym
+                .last()
+                .is_none_or(|s| *s == SymmetricHash::from_board(&self.board))
+        );
+        outcome
+    }
+
+    #[inline]
+    fn unmake(&mut self) {
+        self.board.undo_unchecked();
+        if !self.sym.is_empty() {
+            self.sym.pop();
+        }
+    }
+
+    fn set_pv(&mut self, ply: usize, cell: Cell) {
+        self.pv[ply][ply] = cell;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// The principal-variation search of the current position (see the module docs).
+    fn pvs(&mut self, depth: i32, ply: usize, mut alpha: Score, mut beta: Score) -> Score {
+        self.pv_len[ply] = ply;
+        self.pv_len[ply + 1] = ply + 1;
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.check.should_stop(self.nodes) {
+            return 0;
+        }
+        let root = ply == 0;
+        let g = B::GEOMETRY;
+        let small = g.lines_span_board();
+
+        // 1. Mate-distance pruning: nothing beats winning with the next move, and the
+        //    opponent cannot win before its next move.
+        alpha = alpha.max(loss_in(ply + 2));
+        beta = beta.min(win_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let color = self.board.side_to_move();
+        let own = self.board.stones(color);
+        let opp = self.board.stones(color.opponent());
+        let empty = self.board.empty_cells();
+        let rule = self.board.rule();
+
+        // 2. Immediate win.
+        if let Some(win) = rule.winning_cells(own, empty).lowest() {
+            self.pv[ply][ply] = win;
+            self.pv_len[ply] = ply + 1;
+            return win_in(ply + 1);
+        }
+
+        // 3. Opponent threats: two cannot both be blocked.
+        let threats = rule.winning_cells(opp, empty);
+        if threats.count() >= 2 {
+            self.pv[ply][ply] = threats.lowest().expect("two threats");
+            self.pv_len[ply] = ply + 1;
+            return loss_in(ply + 2);
+        }
+
+        // 4. Small boards: proven draw bounds.
+        let (mut lower, mut upper) = (-INFINITY, INFINITY);
+        if small && !root {
+            let bounds = solve::draw_bounds(&self.board, self.pairing);
+            if bounds.cannot_win {
+                upper = 0;
+            }
+            if bounds.cannot_lose {
+                lower = 0;
+            }
+            if lower >= beta || upper <= alpha || lower == upper {
+                return if lower >= beta { lower } else { upper };
+            }
+        }
+
+        // 5. Transposition table.
+        let (key, sym) = self.key();
+        let proven_depth = small && depth >= empty.count() as i32;
+        let mut tt_move = None;
+        if let Some(entry) = self.tt.probe(key) {
+            tt_move = entry
+                .best_move
+                .map(|m| g.transform(sym.inverse(), m))
+                .filter(|&m| empty.contains(m));
+            if !root && (entry.depth == PROVEN_DEPTH || i32::from(entry.depth) >= depth) {
+                let score = score_from_tt(entry.score, ply);
+                let cutoff = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cutoff {
+                    return score;
+                }
+            }
+        }
+
+        // 6. Leaf.
+        if depth <= 0 {
+            return eval::evaluate(&self.board).clamp(lower, upper);
+        }
+
+        // 7. Moves.
+        let (moves, child_depth) = if threats.is_empty() {
+            let candidates = movegen::candidates(&self.board);
+            (
+                self.ordering.order(&self.board, candidates, ply, tt_move),
+                depth - 1,
+            )
+        } else {
+            // The single block, searched without spending depth.
+            (threats.iter().collect(), depth)
+        };
+
+        // 8. PVS loop.
+        let alpha_orig = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for (i, &cell) in moves.iter().enumerate() {
+            self.pv_len[ply + 1] = ply + 1;
+            let score = match self.make(cell) {
+                Outcome::Win(_) => win_in(ply + 1),
+                Outcome::Draw => 0,
+                Outcome::Ongoing if i == 0 => -self.pvs(child_depth, ply + 1, -beta, -alpha),
+                Outcome::Ongoing => {
+                    let s = -self.pvs(child_depth, ply + 1, -alpha - 1, -alpha);
+                    if s > alpha && s < beta {
+                        -self.pvs(child_depth, ply + 1, -beta, -alpha)
+                    } else {
+                        s
+                    }
+                }
+            };
+            self.unmake();
+            if self.check.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(cell);
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(ply, cell);
+                    if alpha >= beta {
+                        self.ordering.record_cutoff(color, cell, ply, depth);
+                        break;
+                    }
+                }
+            }
+        }
+        let best = best.clamp(lower, upper);
+
+        // 9. Store.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_depth = if proven_depth {
+            PROVEN_DEPTH
+        } else {
+            depth.clamp(0, 254) as u8
+        };
+        let entry = TtEntry {
+            score: score_to_tt(best, ply),
+            best_move: best_move.map(|m| g.transform(sym, m)),
+            depth: stored_depth,
+            bound,
+        };
+        self.tt.store(key, entry);
+        best
+    }
+}

@@ -1,0 +1,56 @@
+//! Typed progress and results of a search. The engine prints nothing; front ends format
+//! these values.
+
+use std::time::Duration;
+
+use crate::geometry::Cell;
+use crate::search::score::Score;
+
+/// Progress after each completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Depth of the completed iteration, in plies.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score for the side to move (see [`crate::search::score`]).
+    pub score: Score,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<Cell>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` only on a decided board. Always legal.
+    pub best_move: Option<Cell>,
+    /// Score of the last completed iteration (0 if none completed).
+    pub score: Score,
+    /// Depth of the last completed iteration (0 if none completed).
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+    /// Principal variation of the last completed iteration.
+    pub pv: Vec<Cell>,
+    /// Whether the score is the exact game value (small boards searched to the end).
+    pub proven: bool,
+    /// Whether a limit stopped the search before its maximum depth.
+    pub stopped: bool,
+}
+
+/// Nodes per second for `nodes` in `time` (0 for a zero duration).
+pub fn nodes_per_second(nodes: u64, time: Duration) -> u64 {
+    (u128::from(nodes) * 1_000_000)
+        .checked_div(time.as_micros())
+        .map_or(0, |n| n as u64)
+}

@@ -1,0 +1,404 @@
+//! The transposition table: a hash table of search results, sized from a byte budget.
+//!
+//! ## Layout (a contract: tests and the bench signature depend on it)
+//!
+//! The table is an array of 64-byte **buckets**, each one cache line of four 16-byte
+//! **entries**. An entry is two `u64` words:
+//!
+//! ```text
+//! word 0: the full 64-bit position key (0 = empty slot)
+//! word 1: bits  0..16  score      (i16, mate scores stored relative to the node, see below)
+//!         bits 16..24  best move  (cell index; 255 = none)
+//!         bits 24..32  depth      (u8; 255 = proven: exact at any depth)
+//!         bits 32..34  bound      (1 = upper, 2 = lower, 3 = exact)
+//!         bits 34..40  generation (6 bits, wraps)
+//!         bits 40..64  zero
+//! ```
+//!
+//! A position's bucket is `(key × buckets) >> 64` (a multiply-high, so any bucket count
+//! works); the whole key is compared on probe, so a false hit needs a full 64-bit collision.
+//! [`TranspositionTable::probe`] returns a copy.
+//!
+//! **Replacement:** a store goes to the entry with the same key if there is one, else an
+//! empty entry, else the entry with the lowest `depth − 4 × age`, where age is how many
+//! searches ago the entry was written. A same-key store keeps a deeper entry of the current
+//! search unless the new one is exact.
+//!
+//! **Mate scores** ("win in N plies from the root") are stored as "win in N plies from this
+//! node" ([`score_to_tt`]) and rebased by the probing node's ply ([`score_from_tt`]), so an
+//! entry is valid wherever the position recurs in the tree.
+
+use crate::geometry::Cell;
+use crate::search::score::{MATE_BOUND, Score};
+
+/// Bytes per bucket (one cache line).
+pub const BUCKET_BYTES: usize = 64;
+/// Entries per bucket.
+pub const BUCKET_ENTRIES: usize = 4;
+/// Depth recorded for results that are exact at any depth (solved subtrees).
+pub const PROVEN_DEPTH: u8 = 255;
+const NO_MOVE: u8 = 255;
+const GENERATION_MASK: u8 = 0x3f;
+
+/// What a stored score says about the true score.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The true score is at most the stored score (no move reached alpha).
+    Upper = 1,
+    /// The true score is at least the stored score (a move reached beta).
+    Lower = 2,
+    /// The stored score is the true score (at the stored depth).
+    Exact = 3,
+}
+
+/// A probed entry, unpacked.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct TtEntry {
+    /// Score relative to the stored node (rebase with [`score_from_tt`]).
+    pub score: Score,
+    /// Best move found, if any.
+    pub best_move: Option<Cell>,
+    /// Remaining depth the score was searched to ([`PROVEN_DEPTH`] = exact at any depth).
+    pub depth: u8,
+    /// What the score bounds.
+    pub bound: Bound,
+}
+
+/// One 16-byte slot: `[key, data]`. Plain words, so a zeroed allocation is an empty table.
+#[derive(Copy, Clone, Default, Debug, PartialEq, Eq)]
+struct Slot {
+    key: u64,
+    data: u64,
+}
+
+impl From<[u64; 2]> for Slot {
+    #[inline(always)]
+    fn from([key, data]: [u64; 2]) -> Slot {
+        Slot { key, data }
+    }
+}
+
+impl From<Slot> for [u64; 2] {
+    #[inline(always)]
+    fn from(slot: Slot) -> [u64; 2] {
+        [slot.key, slot.data]
+    }
+}
+
+const _: () = assert!(std::mem::size_of::<Slot>() * BUCKET_ENTRIES == BUCKET_BYTES);
+
+impl Slot {
+    fn pack(key: u64, entry: &TtEntry, generation: u8) -> Slot {
+        let data = u64::from(entry.score as i16 as u16)
+            | u64::from(entry.best_move.map_or(NO_MOVE, |c| c.index() as u8)) << 16
+            | u64::from(entry.depth) << 24
+            | (entry.bound as u64) << 32
+            | u64::from(generation & GENERATION_MASK) << 34;
+        Slot { key, data }
+    }
+
+    fn unpack(self) -> TtEntry {
+        let d = self.data;
+        let mv = (d >> 16) as u8;
+        TtEntry {
+            score: Score::from(d as u16 as i16),
+            best_move: (mv != NO_MOVE).then(|| Cell::from_index(mv)),
+            depth: (d >> 24) as u8,
+            bound: match (d >> 32) & 3 {
+                1 => Bound::Upper,
+                2 => Bound::Lower,
+                _ => Bound::Exact,
+            },
+        }
+    }
+
+    fn depth(self) -> u8 {
+        (self.data >> 24) as u8
+    }
+
+    fn generation(self) -> u8 {
+        ((self.data >> 34) as u8) & GENERATION_MASK
+    }
+}
+
+/// The transposition table. Owned by the caller and passed to searches; not global.
+#[derive(Debug)]
+pub struct TranspositionTable {
+    /// Raw storage in 16-byte slots; buckets start at `offset` so each is 64-byte aligned.
+    slots: Vec<[u64; 2]>,
+    offset: usize,
+    buckets: usize,
+    generation: u8,
+}
+
+impl TranspositionTable {
+    /// A table using at most `bytes` bytes (at least one bucket). Allocation is zeroed
+    /// memory, which the operating system hands out lazily.
+    pub fn with_bytes(bytes: usize) -> Self {
+        let buckets = (bytes / BUCKET_BYTES).max(1);
+        // One spare bucket's worth of slots lets the first bucket start on a cache line.
+        let slots = vec![[0u64; 2]; (buckets + 1) * BUCKET_ENTRIES];
+        let misalignment = (slots.as_ptr() as usize) % BUCKET_BYTES;
+        let offset = if misalignment == 0 {
+            0
+        } else {
+            (BUCKET_BYTES - misalignment) / std::mem::size_of::<[u64; 2]>()
+        };
+        TranspositionTable {
+            slots,
+            offset,
+            buckets,
+            generation: 0,
+        }
+    }
+
+    /// Bytes of entries in use (the bucket count × 64).
+    pub fn bytes(&self) -> usize {
+        self.buckets * BUCKET_BYTES
+    }
+
+    /// Number of entries.
+    pub fn capacity(&self) -> usize {
+        self.buckets * BUCKET_ENTRIES
+    }
+
+    /// Re-creates the table with a new byte budget (contents are dropped).
+    pub fn resize(&mut self, bytes: usize) {
+        *self = TranspositionTable::with_bytes(bytes);
+    }
+
+    /// Empties every entry and resets the generation.
+    pub fn clear(&mut self) {
+        self.slots.fill([0; 2]);
+        self.generation = 0;
+    }
+
+    /// Starts a new search: entries written before it age by one.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & GENERATION_MASK;
+    }
+
+    #[inline]
+    fn bucket_range(&self, key: u64) -> std::ops::Range<usize> {
+        let bucket = ((u128::from(key) * self.buckets as u128) >> 64) as usize;
+        let start = self.offset + bucket * BUCKET_ENTRIES;
+        start..start + BUCKET_ENTRIES
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        if key == 0 {
+            return None;
+        }
+        self.slots[self.bucket_range(key)]
+            .iter()
+            .map(|&words| Slot::from(words))
+            .find(|s| s.key == key)
+            .map(Slot::unpack)
+    }
+
+    /// Stores a result for `key` (see the replacement policy in the module docs).
+    pub fn store(&mut self, key: u64, entry: TtEntry) {
+        if key == 0 {
+            return;
+        }
+        let generation = self.generation;
+        let range = self.bucket_range(key);
+        let mut bucket = [Slot::default(); BUCKET_ENTRIES];
+        for (slot, &words) in bucket.iter_mut().zip(&self.slots[range.clone()]) {
+            *slot = Slot::from(words);
+        }
+        let age = |s: &Slot| i32::from(generation.wrapping_sub(s.generation()) & GENERATION_MASK);
+        let victim = if let Some(i) = bucket.iter().position(|s| s.key == key) {
+            let old = bucket[i];
+            let keep_old = entry.bound != Bound::Exact
+                && old.generation() == generation
+                && old.depth() > entry.depth;
+            if keep_old {
+                // Keep the deeper result but learn a best move if the old entry had none.
+                let mut old_entry = old.unpack();
+                if old_entry.best_move.is_none() && entry.best_move.is_some() {
+                    old_entry.best_move = entry.best_move;
+                    self.slots[range.start + i] = Slot::pack(key, &old_entry, generation).into();
+                }
+                return;
+            }
+            i
+        } else if let Some(i) = bucket.iter().position(|s| s.key == 0) {
+            i
+        } else {
+            (0..BUCKET_ENTRIES)
+                .min_by_key(|&i| i32::from(bucket[i].depth()) - 4 * age(&bucket[i]))
+                .expect("a bucket has entries")
+        };
+        self.slots[range.start + victim] = Slot::pack(key, &entry, generation).into();
+    }
+
+    /// Permille of the first 1000 entries written in the current search (the protocol's
+    /// "hash full" figure).
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.capacity().min(1000);
+        let used = self.slots[self.offset..self.offset + sample]
+            .iter()
+            .map(|&words| Slot::from(words))
+            .filter(|s| s.key != 0 && s.generation() == self.generation)
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+/// A score as stored: mate scores counted from the node at `ply` instead of the root.
+#[inline]
+pub fn score_to_tt(score: Score, ply: usize) -> Score {
+    let ply = ply as Score;
+    if score >= MATE_BOUND {
+        score + ply
+    } else if score <= -MATE_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+/// A stored score rebased to the probing node at `ply` (the inverse of [`score_to_tt`]).
+#[inline]
+pub fn score_from_tt(score: Score, ply: usize) -> Score {
+    let ply = ply as Score;
+    if score >= MATE_BOUND {
+        score - ply
+    } else if score <= -MATE_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::{WIN, loss_in, win_in};
+
+    fn entry(score: Score, mv: Option<u8>, depth: u8, bound: Bound) -> TtEntry {
+        TtEntry {
+            score,
+            best_move: mv.map(Cell::from_index),
+            depth,
+            bound,
+        }
+    }
+
+    #[test]
+    fn entries_round_trip_through_the_packed_layout() {
+        for &(score, mv, depth, bound) in &[
+            (0, None, 0, Bound::Exact),
+            (-1234, Some(0), 7, Bound::Upper),
+            (WIN - 3, Some(238), PROVEN_DEPTH, Bound::Lower),
+            (-WIN + 9, Some(17), 200, Bound::Exact),
+        ] {
+            let e = entry(score, mv, depth, bound);
+            for generation in [0, 5, 63] {
+                let slot = Slot::pack(42, &e, generation);
+                assert_eq!(slot.unpack(), e);
+                assert_eq!(slot.generation(), generation);
+                assert_eq!(slot.data >> 40, 0, "reserved bits stay zero");
+            }
+        }
+    }
+
+    #[test]
+    fn mate_scores_are_rebased_by_ply_and_round_trip() {
+        // Win in 7 plies from the root, seen at ply 3: win in 4 from the node.
+        assert_eq!(score_to_tt(win_in(7), 3), win_in(4));
+        assert_eq!(score_to_tt(loss_in(8), 3), loss_in(5));
+        // Found again at ply 5 of another line: win in 9 from that root.
+        assert_eq!(score_from_tt(win_in(4), 5), win_in(9));
+        assert_eq!(score_from_tt(loss_in(5), 5), loss_in(10));
+        for s in [
+            -20_000,
+            -1,
+            0,
+            1,
+            250,
+            20_000,
+            win_in(1),
+            win_in(60),
+            loss_in(2),
+            loss_in(99),
+        ] {
+            for ply in [0, 1, 17, 200] {
+                assert_eq!(
+                    score_from_tt(score_to_tt(s, ply), ply),
+                    s,
+                    "{s} at ply {ply}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn store_then_probe_finds_the_entry_and_misses_other_keys() {
+        let mut tt = TranspositionTable::with_bytes(1 << 16);
+        assert_eq!(tt.bytes(), 1 << 16);
+        let e = entry(55, Some(12), 6, Bound::Lower);
+        tt.store(0xdead_beef, e);
+        assert_eq!(tt.probe(0xdead_beef), Some(e));
+        assert_eq!(tt.probe(0xdead_bef0), None);
+        tt.clear();
+        assert_eq!(tt.probe(0xdead_beef), None);
+    }
+
+    #[test]
+    fn a_full_bucket_replaces_the_shallowest_oldest_entry() {
+        let mut tt = TranspositionTable::with_bytes(BUCKET_BYTES); // one bucket
+        for (key, depth) in [(1u64, 9u8), (2, 3), (3, 12), (4, 5)] {
+            tt.store(key, entry(0, None, depth, Bound::Exact));
+        }
+        tt.store(5, entry(0, None, 1, Bound::Exact));
+        assert_eq!(tt.probe(2), None, "depth 3 was the shallowest");
+        assert!(tt.probe(5).is_some());
+        // Three searches later, an old deep entry gives way to fresh shallower ones.
+        for _ in 0..3 {
+            tt.new_search();
+        }
+        for (key, depth) in [(3u64, 12u8), (4, 5), (5, 3)] {
+            tt.store(key, entry(0, None, depth, Bound::Exact));
+        }
+        tt.store(6, entry(0, None, 2, Bound::Exact));
+        assert_eq!(
+            tt.probe(1),
+            None,
+            "depth 9 at age 3 scores 9 − 12, below 12, 5 and 3"
+        );
+        assert!(tt.probe(6).is_some() && tt.probe(5).is_some());
+    }
+
+    #[test]
+    fn same_key_keeps_a_deeper_current_result_unless_exact() {
+        let mut tt = TranspositionTable::with_bytes(1 << 12);
+        tt.store(7, entry(10, None, 8, Bound::Lower));
+        tt.store(7, entry(20, Some(3), 2, Bound::Upper));
+        let kept = tt.probe(7).unwrap();
+        assert_eq!((kept.score, kept.depth), (10, 8));
+        assert_eq!(
+            kept.best_move,
+            Some(Cell::from_index(3)),
+            "the move is learned"
+        );
+        tt.store(7, entry(30, None, 2, Bound::Exact));
+        assert_eq!(tt.probe(7).unwrap().score, 30);
+    }
+
+    #[test]
+    fn buckets_are_cache_line_aligned_and_sizes_follow_the_budget() {
+        for bytes in [0, 64, 1000, 1 << 20] {
+            let tt = TranspositionTable::with_bytes(bytes);
+            let first = &tt.slots[tt.offset] as *const [u64; 2] as usize;
+            assert_eq!(first % BUCKET_BYTES, 0);
+            assert!(tt.bytes() <= bytes.max(BUCKET_BYTES));
+        }
+        let mut tt = TranspositionTable::with_bytes(1 << 20);
+        tt.resize(1 << 10);
+        assert_eq!(tt.capacity(), 64);
+    }
+}
