@@ -4,18 +4,11 @@
 use std::process::{Command, Output};
 
 fn pbrain(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pbrain-mnk"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
+    Command::new(env!("CARGO_BIN_EXE_pbrain-mnk")).args(args).output().expect("the binary runs")
 }
 
 fn stdout_lines(output: &Output) -> Vec<String> {
-    String::from_utf8(output.stdout.clone())
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect()
+    String::from_utf8(output.stdout.clone()).unwrap().lines().map(str::to_string).collect()
 }
 
 #[test]
@@ -32,9 +25,7 @@ fn perft_ends_with_the_node_count_after_a_timing_line() {
 
 #[test]
 fn divide_lists_every_root_move_in_cell_order() {
-    let out = pbrain(&[
-        "perft", "--size", "3", "--depth", "2", "--divide", "--moves", "1,1",
-    ]);
+    let out = pbrain(&["perft", "--size", "3", "--depth", "2", "--divide", "--moves", "1,1"]);
     assert!(out.status.success());
     let lines = stdout_lines(&out);
     let expected_moves = ["0,0", "1,0", "2,0", "0,1", "2,1", "0,2", "1,2", "2,2"];
@@ -72,43 +63,16 @@ fn rules_moves_and_threads_are_honoured() {
 #[test]
 fn bad_arguments_exit_with_code_2_and_a_message() {
     let cases: &[(&[&str], &str)] = &[
-        (
-            &["perft", "--size", "4", "--depth", "2"],
-            "unsupported board size",
-        ),
+        (&["perft", "--size", "4", "--depth", "2"], "unsupported board size"),
         (&["perft", "--size", "3"], "--depth is required"),
-        (
-            &["perft", "--size", "3", "--depth", "x"],
-            "bad value 'x' for --depth",
-        ),
-        (
-            &["perft", "--size", "3", "--depth", "2", "--rule", "gomoku"],
-            "unknown rule",
-        ),
-        (
-            &["perft", "--size", "3", "--depth", "2", "--moves", "1,1 1,1"],
-            "occupied",
-        ),
-        (
-            &["perft", "--size", "3", "--depth", "2", "--moves", "3,0"],
-            "off the board",
-        ),
-        (
-            &["perft", "--size", "3", "--depth", "2", "--moves", "1,"],
-            "odd",
-        ),
-        (
-            &["perft", "--size", "3", "--depth", "10"],
-            "--depth must be 0..=9",
-        ),
-        (
-            &["perft", "--size", "3", "--depth", "1", "--frobnicate"],
-            "unknown option",
-        ),
-        (
-            &["perft", "--size", "3", "--depth", "1", "--threads", "0"],
-            "--threads",
-        ),
+        (&["perft", "--size", "3", "--depth", "x"], "bad value 'x' for --depth"),
+        (&["perft", "--size", "3", "--depth", "2", "--rule", "gomoku"], "unknown rule"),
+        (&["perft", "--size", "3", "--depth", "2", "--moves", "1,1 1,1"], "occupied"),
+        (&["perft", "--size", "3", "--depth", "2", "--moves", "3,0"], "off the board"),
+        (&["perft", "--size", "3", "--depth", "2", "--moves", "1,"], "odd"),
+        (&["perft", "--size", "3", "--depth", "10"], "--depth must be 0..=9"),
+        (&["perft", "--size", "3", "--depth", "1", "--frobnicate"], "unknown option"),
+        (&["perft", "--size", "3", "--depth", "1", "--threads", "0"], "--threads"),
         (&["frobnicate"], "unknown subcommand"),
     ];
     for (args, needle) in cases {
@@ -145,14 +109,8 @@ fn solve_finds_the_win_the_block_and_the_decided_board() {
     assert_eq!(&defend[..2], ["value loss", "best 2,2"]);
     let done = stdout_lines(&pbrain(&["solve", "--size", "3", "--moves", "a1a2b1b2c1"]));
     assert_eq!(&done[..2], ["value loss", "best none"]);
-    let plain = stdout_lines(&pbrain(&[
-        "solve",
-        "--size",
-        "3",
-        "--no-pairing",
-        "--moves",
-        "a1a2b1b2",
-    ]));
+    let plain =
+        stdout_lines(&pbrain(&["solve", "--size", "3", "--no-pairing", "--moves", "a1a2b1b2"]));
     assert_eq!(&plain[..2], ["value win", "best 2,0"]);
 }
 
@@ -168,9 +126,6 @@ fn solve_rejects_bad_arguments_with_code_2() {
         let out = pbrain(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(out.stdout.is_empty());
-        assert!(
-            String::from_utf8_lossy(&out.stderr).contains(needle),
-            "{args:?}"
-        );
+        assert!(String::from_utf8_lossy(&out.stderr).contains(needle), "{args:?}");
     }
 }

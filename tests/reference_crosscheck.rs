@@ -29,22 +29,11 @@ fn naive_outcome(outcome: Outcome) -> NaiveOutcome {
 fn assert_same<B: Bitboard>(board: &Board<B>, naive: &NaiveBoard) {
     let g = B::GEOMETRY;
     assert!(board.is_consistent());
-    assert_eq!(
-        naive_outcome(board.outcome()),
-        naive.outcome,
-        "outcome after {:?}",
-        naive.moves
-    );
+    assert_eq!(naive_outcome(board.outcome()), naive.outcome, "outcome after {:?}", naive.moves);
     for y in 0..g.side() {
         for x in 0..g.side() {
-            let stone = board
-                .stone_at(g.cell(x, y).unwrap())
-                .map(|c| c.index() as u8);
-            assert_eq!(
-                stone, naive.cells[y][x],
-                "({x},{y}) after {:?}",
-                naive.moves
-            );
+            let stone = board.stone_at(g.cell(x, y).unwrap()).map(|c| c.index() as u8);
+            assert_eq!(stone, naive.cells[y][x], "({x},{y}) after {:?}", naive.moves);
         }
     }
 }
@@ -60,10 +49,7 @@ fn random_game<B: Bitboard>(
     let g = B::GEOMETRY;
     let mut board = Board::<B>::new(rule);
     let mut naive = NaiveBoard::new(g.side(), g.k(), naive_rule(rule));
-    let (ox, oy) = (
-        rng.below(g.side() - window + 1),
-        rng.below(g.side() - window + 1),
-    );
+    let (ox, oy) = (rng.below(g.side() - window + 1), rng.below(g.side() - window + 1));
     let mut seen = Vec::new();
     while naive.outcome == NaiveOutcome::Ongoing {
         let candidates: Vec<(usize, usize)> = naive
@@ -75,9 +61,7 @@ fn random_game<B: Bitboard>(
             break;
         }
         let (x, y) = candidates[rng.below(candidates.len())];
-        board
-            .try_play_at(x, y)
-            .expect("the naive board found the cell empty");
+        board.try_play_at(x, y).expect("the naive board found the cell empty");
         naive.play(x, y);
         assert_same(&board, &naive);
         seen.push(naive.moves.clone());
@@ -129,11 +113,7 @@ fn perft_agrees<B: Bitboard>(rule: Rule, seed: u64, count: usize, window: usize,
             naive.play(x, y);
         }
         for d in 1..=depth {
-            assert_eq!(
-                perft(&mut board, d),
-                naive.perft(d),
-                "{rule} perft({d}) after {moves:?}"
-            );
+            assert_eq!(perft(&mut board, d), naive.perft(d), "{rule} perft({d}) after {moves:?}");
         }
         checked += 1;
     }

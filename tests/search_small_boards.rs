@@ -50,10 +50,7 @@ fn tic_tac_toe_every_reachable_position_gets_the_exact_score_and_an_optimal_move
         let mut naive = naive_of::<u16>(moves);
         let solution = solve(&board, &mut tt);
         let plain = solve_with(&board, &mut plain_tt, false);
-        assert_eq!(
-            plain.score, solution.score,
-            "without pairing after {moves:?}"
-        );
+        assert_eq!(plain.score, solution.score, "without pairing after {moves:?}");
         if naive.outcome != NaiveOutcome::Ongoing {
             assert_eq!(solution.best, None, "decided board {moves:?}");
             continue;
@@ -82,14 +79,8 @@ fn tic_tac_toe_every_reachable_position_gets_the_exact_score_and_an_optimal_move
 fn small_board_values_from_the_empty_board_are_draws() {
     let mut tt = TranspositionTable::with_bytes(1 << 20);
     for rule in Rule::ALL {
-        assert_eq!(
-            solve(&Board::<u16>::new(rule), &mut tt).value,
-            GameValue::Draw
-        );
-        assert_eq!(
-            solve(&Board::<u32>::new(rule), &mut tt).value,
-            GameValue::Draw
-        );
+        assert_eq!(solve(&Board::<u16>::new(rule), &mut tt).value, GameValue::Draw);
+        assert_eq!(solve(&Board::<u32>::new(rule), &mut tt).value, GameValue::Draw);
     }
 }
 
@@ -108,10 +99,7 @@ fn adversary<B: Bitboard>(
         Outcome::Ongoing => {}
     }
     if board.side_to_move() == engine {
-        let limits = SearchLimits {
-            time: Some(MOVE_TIME),
-            ..SearchLimits::default()
-        };
+        let limits = SearchLimits { time: Some(MOVE_TIME), ..SearchLimits::default() };
         let cell = engine_move(board, tt, &limits);
         board.play(cell);
         let r = adversary(board, engine, tt);
@@ -135,10 +123,7 @@ fn tic_tac_toe_engine_never_loses_against_any_sequence_of_replies() {
     for engine in [Color::Black, Color::White] {
         let mut board = Board::<u16>::new(Rule::Freestyle);
         let (games, wins) = adversary(&mut board, engine, &mut tt);
-        assert!(
-            games > 50 && wins > 0,
-            "{engine:?}: {games} games, {wins} wins"
-        );
+        assert!(games > 50 && wins > 0, "{engine:?}: {games} games, {wins} wins");
     }
 }
 
@@ -174,10 +159,7 @@ fn five_by_five_solver_matches_plain_alpha_beta_on_random_late_positions() {
         }] += 1;
         checked += 1;
     }
-    assert!(
-        values.iter().all(|&n| n > 0),
-        "wins, draws and losses all occur: {values:?}"
-    );
+    assert!(values.iter().all(|&n| n > 0), "wins, draws and losses all occur: {values:?}");
 }
 
 /// Opponents for the 5×5 games.
@@ -199,14 +181,8 @@ fn five_by_five_game(
     let mut board = Board::<u32>::new(Rule::Freestyle);
     let mut oracle = TranspositionTable::with_bytes(1 << 20);
     let mut had_win = false;
-    let engine_limits = SearchLimits {
-        time: Some(MOVE_TIME),
-        ..SearchLimits::default()
-    };
-    let shallow = SearchLimits {
-        depth: Some(2),
-        ..SearchLimits::default()
-    };
+    let engine_limits = SearchLimits { time: Some(MOVE_TIME), ..SearchLimits::default() };
+    let shallow = SearchLimits { depth: Some(2), ..SearchLimits::default() };
     while !board.outcome().is_decided() {
         let cell = if board.side_to_move() == engine {
             if !had_win && solve(&board, &mut oracle).value == GameValue::Win {
@@ -225,12 +201,7 @@ fn five_by_five_game(
         board.play(cell);
     }
     let outcome = board.outcome();
-    assert_ne!(
-        outcome,
-        Outcome::Win(engine.opponent()),
-        "lost: {:?}",
-        board.history()
-    );
+    assert_ne!(outcome, Outcome::Win(engine.opponent()), "lost: {:?}", board.history());
     if had_win {
         assert_eq!(
             outcome,
@@ -250,21 +221,14 @@ fn five_by_five_engine_never_loses_and_converts_every_won_position() {
     let mut games = 0;
     for opponent in [Opponent::Random, Opponent::Shallow] {
         for i in 0..600 {
-            let engine = if i % 2 == 0 {
-                Color::Black
-            } else {
-                Color::White
-            };
+            let engine = if i % 2 == 0 { Color::Black } else { Color::White };
             if five_by_five_game(&mut rng, engine, opponent, &mut tt) == Outcome::Win(engine) {
                 wins += 1;
             }
             games += 1;
         }
     }
-    assert!(
-        wins > games / 4,
-        "the engine wins games against weak play: {wins}/{games}"
-    );
+    assert!(wins > games / 4, "the engine wins games against weak play: {wins}/{games}");
 }
 
 #[test]
@@ -272,17 +236,11 @@ fn search_with_a_node_limit_is_deterministic() {
     let board = Board::<u32>::from_notation(Rule::Freestyle, "c3b2").unwrap();
     let run = || {
         let mut tt = TranspositionTable::with_bytes(1 << 20);
-        let limits = SearchLimits {
-            nodes: Some(3_000),
-            ..SearchLimits::default()
-        };
+        let limits = SearchLimits { nodes: Some(3_000), ..SearchLimits::default() };
         search(&board, &mut tt, limits, &mut |_| {})
     };
     let (a, b) = (run(), run());
-    assert_eq!(
-        (a.nodes, a.best_move, a.score, a.depth),
-        (b.nodes, b.best_move, b.score, b.depth)
-    );
+    assert_eq!((a.nodes, a.best_move, a.score, a.depth), (b.nodes, b.best_move, b.score, b.depth));
     assert!(a.nodes <= 3_000);
 }
 
@@ -292,10 +250,7 @@ fn a_stopped_search_still_returns_a_legal_move() {
         Board::<mnk_engine::bitboard::Bits256>::from_notation(Rule::Freestyle, "h8i9h9").unwrap();
     let mut tt = TranspositionTable::with_bytes(1 << 20);
     for nodes in [1, 2, 10, 100] {
-        let limits = SearchLimits {
-            nodes: Some(nodes),
-            ..SearchLimits::default()
-        };
+        let limits = SearchLimits { nodes: Some(nodes), ..SearchLimits::default() };
         let result = search(&board, &mut tt, limits, &mut |_| {});
         let cell = result.best_move.expect("a move");
         assert!(board.legal_moves().contains(cell));

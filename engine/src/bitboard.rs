@@ -114,11 +114,7 @@ pub trait Bitboard:
         let offset = dir.bit_offset(Self::GEOMETRY.stride());
         let mut set = self;
         for _ in 0..steps.unsigned_abs() {
-            set = if steps >= 0 {
-                set.shl(offset)
-            } else {
-                set.shr(offset)
-            } & Self::FULL;
+            set = if steps >= 0 { set.shl(offset) } else { set.shr(offset) } & Self::FULL;
         }
         set
     }
@@ -250,11 +246,7 @@ macro_rules! primitive_bitboard {
             }
             #[inline]
             fn lowest(self) -> Option<Cell> {
-                if self == 0 {
-                    None
-                } else {
-                    Some(Cell::from_index(self.trailing_zeros() as u8))
-                }
+                if self == 0 { None } else { Some(Cell::from_index(self.trailing_zeros() as u8)) }
             }
             #[inline]
             fn pop_lowest(&mut self) -> Option<Cell> {
@@ -284,9 +276,7 @@ mod tests {
 
     fn every_cell<B: Bitboard>() -> Vec<Cell> {
         let g = B::GEOMETRY;
-        (0..g.side())
-            .flat_map(|y| (0..g.side()).map(move |x| g.cell(x, y).unwrap()))
-            .collect()
+        (0..g.side()).flat_map(|y| (0..g.side()).map(move |x| g.cell(x, y).unwrap())).collect()
     }
 
     fn set_vocabulary_works<B: Bitboard>() {
@@ -362,12 +352,6 @@ mod tests {
         assert_eq!(<u16 as Bitboard>::FULL & (1 << 3), 0);
         assert_eq!(<u16 as Bitboard>::GEOMETRY.cell(0, 1).unwrap().index(), 4);
         assert_eq!(<u32 as Bitboard>::GEOMETRY.cell(4, 4).unwrap().index(), 28);
-        assert_eq!(
-            <Bits256 as Bitboard>::GEOMETRY
-                .cell(14, 14)
-                .unwrap()
-                .index(),
-            238
-        );
+        assert_eq!(<Bits256 as Bitboard>::GEOMETRY.cell(14, 14).unwrap().index(), 238);
     }
 }

@@ -170,9 +170,7 @@ impl<B: Bitboard> Board<B> {
     pub fn from_points(rule: Rule, moves: &[notation::Point]) -> Result<Self, PositionError> {
         let mut board = Board::new(rule);
         for (index, &(x, y)) in moves.iter().enumerate() {
-            board
-                .try_play_at(x, y)
-                .map_err(|reason| PositionError::Illegal { index, reason })?;
+            board.try_play_at(x, y).map_err(|reason| PositionError::Illegal { index, reason })?;
         }
         Ok(board)
     }
@@ -227,11 +225,7 @@ impl<B: Bitboard> Board<B> {
     /// it is decided.
     #[inline(always)]
     pub fn legal_moves(&self) -> B {
-        if self.outcome.is_decided() {
-            B::EMPTY
-        } else {
-            self.empty_cells()
-        }
+        if self.outcome.is_decided() { B::EMPTY } else { self.empty_cells() }
     }
 
     /// The Zobrist hash of the stones.
@@ -301,9 +295,7 @@ impl<B: Bitboard> Board<B> {
 
     /// [`Board::try_play`] at column `x`, row `y`.
     pub fn try_play_at(&mut self, x: usize, y: usize) -> Result<Outcome, IllegalMove> {
-        let cell = B::GEOMETRY
-            .cell(x, y)
-            .ok_or(IllegalMove::OffBoard { x, y })?;
+        let cell = B::GEOMETRY.cell(x, y).ok_or(IllegalMove::OffBoard { x, y })?;
         self.try_play(cell)
     }
 
@@ -323,11 +315,7 @@ impl<B: Bitboard> Board<B> {
     /// empty on-board cell and an undecided game). Returns the new outcome.
     #[inline(always)]
     pub fn play_unchecked(&mut self, cell: Cell) -> Outcome {
-        debug_assert!(
-            self.check_move(cell).is_ok(),
-            "play_unchecked: {:?}",
-            self.check_move(cell)
-        );
+        debug_assert!(self.check_move(cell).is_ok(), "play_unchecked: {:?}", self.check_move(cell));
         let side = self.side_to_move;
         let own = self.stones[side.index()] | B::from_cell(cell);
         self.stones[side.index()] = own;
@@ -348,20 +336,13 @@ impl<B: Bitboard> Board<B> {
     /// Takes back the last move and returns it (`None` on the empty board).
     #[inline]
     pub fn undo(&mut self) -> Option<Cell> {
-        if self.history.is_empty() {
-            None
-        } else {
-            Some(self.undo_unchecked())
-        }
+        if self.history.is_empty() { None } else { Some(self.undo_unchecked()) }
     }
 
     /// Takes back the last move; the caller guarantees there is one.
     #[inline(always)]
     pub fn undo_unchecked(&mut self) -> Cell {
-        let cell = self
-            .history
-            .pop()
-            .expect("undo_unchecked needs a move to take back");
+        let cell = self.history.pop().expect("undo_unchecked needs a move to take back");
         let side = self.side_to_move.opponent();
         self.side_to_move = side;
         self.stones[side.index()] ^= B::from_cell(cell);
@@ -472,14 +453,8 @@ mod tests {
     fn illegal_moves_leave_the_board_unchanged() {
         let mut board = Board::<u32>::from_notation(Rule::Freestyle, "1,1").unwrap();
         let before = board.clone();
-        assert_eq!(
-            board.try_play_at(1, 1),
-            Err(IllegalMove::Occupied { x: 1, y: 1 })
-        );
-        assert_eq!(
-            board.try_play_at(5, 0),
-            Err(IllegalMove::OffBoard { x: 5, y: 0 })
-        );
+        assert_eq!(board.try_play_at(1, 1), Err(IllegalMove::Occupied { x: 1, y: 1 }));
+        assert_eq!(board.try_play_at(5, 0), Err(IllegalMove::OffBoard { x: 5, y: 0 }));
         assert_eq!(
             board.try_play(Cell::from_index(5)),
             Err(IllegalMove::OffBoard { x: 5, y: 0 }),
@@ -535,9 +510,6 @@ mod tests {
     #[test]
     fn display_draws_the_board() {
         let board = Board::<u16>::from_notation(Rule::Freestyle, "b2a1").unwrap();
-        assert_eq!(
-            board.to_string(),
-            "    a b c\n  1 O . .\n  2 . X .\n  3 . . .\n"
-        );
+        assert_eq!(board.to_string(), "    a b c\n  1 O . .\n  2 . X .\n  3 . . .\n");
     }
 }

@@ -43,12 +43,8 @@ pub enum Direction {
 
 impl Direction {
     /// All four line directions.
-    pub const ALL: [Direction; 4] = [
-        Direction::East,
-        Direction::South,
-        Direction::SouthEast,
-        Direction::SouthWest,
-    ];
+    pub const ALL: [Direction; 4] =
+        [Direction::East, Direction::South, Direction::SouthEast, Direction::SouthWest];
 
     /// The (dx, dy) of one step.
     #[inline]
@@ -132,11 +128,7 @@ impl Geometry {
     /// [`Geometry::cell`] for signed coordinates (handy when stepping along lines).
     #[inline]
     pub const fn cell_i32(self, x: i32, y: i32) -> Option<Cell> {
-        if x < 0 || y < 0 {
-            None
-        } else {
-            self.cell(x as usize, y as usize)
-        }
+        if x < 0 || y < 0 { None } else { self.cell(x as usize, y as usize) }
     }
 
     /// The (x, y) of a cell of this board.
@@ -253,11 +245,7 @@ mod tests {
 
     #[test]
     fn coordinates_round_trip_on_every_size() {
-        for g in [
-            Geometry::new(3, 3),
-            Geometry::new(5, 5),
-            Geometry::new(15, 5),
-        ] {
+        for g in [Geometry::new(3, 3), Geometry::new(5, 5), Geometry::new(15, 5)] {
             let cells: Vec<Cell> = g.all_cells().collect();
             assert_eq!(cells.len(), g.cells());
             for c in cells {
@@ -320,13 +308,9 @@ mod tests {
         // A row maps to a row, column or diagonal: still k collinear, contiguous cells.
         let g = Geometry::new(5, 5);
         for s in Symmetry::ALL {
-            let row: Vec<(usize, usize)> = (0..5)
-                .map(|x| g.xy(g.transform(s, g.cell(x, 1).unwrap())))
-                .collect();
-            let (dx, dy) = (
-                row[1].0 as i32 - row[0].0 as i32,
-                row[1].1 as i32 - row[0].1 as i32,
-            );
+            let row: Vec<(usize, usize)> =
+                (0..5).map(|x| g.xy(g.transform(s, g.cell(x, 1).unwrap()))).collect();
+            let (dx, dy) = (row[1].0 as i32 - row[0].0 as i32, row[1].1 as i32 - row[0].1 as i32);
             for w in row.windows(2) {
                 assert_eq!(
                     (w[1].0 as i32 - w[0].0 as i32, w[1].1 as i32 - w[0].1 as i32),

@@ -27,6 +27,7 @@ pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod solve;
+pub mod time;
 pub mod tt;
 pub mod zobrist;
 
@@ -80,11 +81,7 @@ pub struct UnsupportedSize(pub String);
 
 impl fmt::Display for UnsupportedSize {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unsupported board size '{}' (expected 3, 5 or 15)",
-            self.0
-        )
+        write!(f, "unsupported board size '{}' (expected 3, 5 or 15)", self.0)
     }
 }
 

@@ -52,11 +52,7 @@ impl<B: Bitboard> LineTable<B> {
                 let mask = (0..k).fold(B::EMPTY, |m, i| {
                     m.with(g.cell_i32(x + dx * i, y + dy * i).expect("window fits"))
                 });
-                lines.push(Line {
-                    mask,
-                    start,
-                    direction: dir,
-                });
+                lines.push(Line { mask, start, direction: dir });
             }
         }
         let slots = (g.stride() * g.side()) as u16;
@@ -66,20 +62,12 @@ impl<B: Bitboard> LineTable<B> {
             through_start.push(through_masks.len() as u16);
             let cell = Cell::from_index(index as u8);
             if g.is_on_board(cell) {
-                through_masks.extend(
-                    lines
-                        .iter()
-                        .filter(|l| l.mask.contains(cell))
-                        .map(|l| l.mask),
-                );
+                through_masks
+                    .extend(lines.iter().filter(|l| l.mask.contains(cell)).map(|l| l.mask));
             }
         }
         through_start.push(through_masks.len() as u16);
-        LineTable {
-            lines,
-            through_masks,
-            through_start,
-        }
+        LineTable { lines, through_masks, through_start }
     }
 
     /// Every window.
@@ -92,10 +80,7 @@ impl<B: Bitboard> LineTable<B> {
     #[inline(always)]
     pub fn through(&self, cell: Cell) -> &[B] {
         let i = cell.index();
-        let (lo, hi) = (
-            self.through_start[i] as usize,
-            self.through_start[i + 1] as usize,
-        );
+        let (lo, hi) = (self.through_start[i] as usize, self.through_start[i + 1] as usize);
         &self.through_masks[lo..hi]
     }
 }
@@ -119,8 +104,7 @@ mod tests {
                         }
                         let mut w: Vec<(i32, i32)> =
                             (0..k).map(|i| (x + dx * i, y + dy * i)).collect();
-                        if w.iter()
-                            .all(|&(a, b)| (0..side).contains(&a) && (0..side).contains(&b))
+                        if w.iter().all(|&(a, b)| (0..side).contains(&a) && (0..side).contains(&b))
                         {
                             w.sort_unstable();
                             set.insert(w);
@@ -155,12 +139,8 @@ mod tests {
         assert_eq!(generated.len(), expected_count, "no duplicate windows");
         assert_eq!(generated, naive_windows(g.side() as i32, g.k() as i32));
         for cell in g.all_cells() {
-            let naive: Vec<B> = table
-                .lines()
-                .iter()
-                .filter(|l| l.mask.contains(cell))
-                .map(|l| l.mask)
-                .collect();
+            let naive: Vec<B> =
+                table.lines().iter().filter(|l| l.mask.contains(cell)).map(|l| l.mask).collect();
             assert_eq!(table.through(cell), &naive[..]);
             assert!(!naive.is_empty());
         }
@@ -180,11 +160,7 @@ mod tests {
     fn gomoku_has_572_five_windows() {
         table_matches_naive_scan::<Bits256>(572);
         let by_dir = |d| {
-            <Bits256 as Bitboard>::line_table()
-                .lines()
-                .iter()
-                .filter(|l| l.direction == d)
-                .count()
+            <Bits256 as Bitboard>::line_table().lines().iter().filter(|l| l.direction == d).count()
         };
         assert_eq!(by_dir(Direction::East), 165);
         assert_eq!(by_dir(Direction::South), 165);

@@ -32,9 +32,7 @@ pub fn candidates<B: Bitboard>(board: &Board<B>) -> B {
 
 /// The set plus every cell one step away from it in any of the 8 compass directions.
 pub fn dilate<B: Bitboard>(set: B) -> B {
-    Direction::ALL
-        .iter()
-        .fold(set, |acc, &d| acc | set.shift(d, 1) | set.shift(d, -1))
+    Direction::ALL.iter().fold(set, |acc, &d| acc | set.shift(d, 1) | set.shift(d, -1))
 }
 
 #[cfg(test)]
@@ -47,10 +45,7 @@ mod tests {
     fn gomoku_candidates_surround_the_stones() {
         let empty = Board::<Bits256>::new(Rule::Freestyle);
         let g = Bits256::GEOMETRY;
-        assert_eq!(
-            candidates(&empty).iter().collect::<Vec<_>>(),
-            vec![g.cell(7, 7).unwrap()]
-        );
+        assert_eq!(candidates(&empty).iter().collect::<Vec<_>>(), vec![g.cell(7, 7).unwrap()]);
         let corner = Board::<Bits256>::from_notation(Rule::Freestyle, "a1").unwrap();
         // A 3×3 square of reach 2 from the corner, minus the stone.
         assert_eq!(candidates(&corner).count(), 8);

@@ -46,10 +46,7 @@ impl fmt::Display for NotationError {
                 write!(f, "unexpected character {found:?} at offset {offset}")
             }
             NotationError::OddNumberCount => {
-                write!(
-                    f,
-                    "numeric moves need x,y pairs but the count of numbers is odd"
-                )
+                write!(f, "numeric moves need x,y pairs but the count of numbers is odd")
             }
             NotationError::BadPosMove { offset } => {
                 write!(
@@ -107,10 +104,7 @@ pub fn parse_moves(text: &str) -> Result<Vec<Point>, NotationError> {
             i = end;
         } else {
             let found = text[start..].chars().next().unwrap_or('?');
-            return Err(NotationError::UnexpectedChar {
-                found,
-                offset: start,
-            });
+            return Err(NotationError::UnexpectedChar { found, offset: start });
         }
     }
     match (numbers.is_empty(), pos_moves.is_empty()) {
@@ -160,26 +154,14 @@ mod tests {
     fn syntax_errors_are_reported() {
         assert_eq!(parse_moves("7,7,8"), Err(NotationError::OddNumberCount));
         assert_eq!(parse_moves("h8 7,7"), Err(NotationError::MixedNotation));
-        assert_eq!(
-            parse_moves("h0"),
-            Err(NotationError::BadPosMove { offset: 0 })
-        );
-        assert_eq!(
-            parse_moves("h"),
-            Err(NotationError::BadPosMove { offset: 0 })
-        );
-        assert!(matches!(
-            parse_moves("7,7 x!"),
-            Err(NotationError::BadPosMove { .. })
-        ));
+        assert_eq!(parse_moves("h0"), Err(NotationError::BadPosMove { offset: 0 }));
+        assert_eq!(parse_moves("h"), Err(NotationError::BadPosMove { offset: 0 }));
+        assert!(matches!(parse_moves("7,7 x!"), Err(NotationError::BadPosMove { .. })));
         assert!(matches!(
             parse_moves("7-7"),
             Err(NotationError::UnexpectedChar { found: '-', .. })
         ));
-        assert!(matches!(
-            parse_moves("é"),
-            Err(NotationError::UnexpectedChar { found: 'é', .. })
-        ));
+        assert!(matches!(parse_moves("é"), Err(NotationError::UnexpectedChar { found: 'é', .. })));
         assert!(matches!(
             parse_moves("99999999999999999999999,1"),
             Err(NotationError::NumberTooLarge { .. })

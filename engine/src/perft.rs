@@ -37,11 +37,7 @@ pub fn divide<B: Bitboard>(board: &mut Board<B>, depth: u32) -> Vec<(Cell, NodeC
     if depth == 0 {
         return Vec::new();
     }
-    board
-        .legal_moves()
-        .iter()
-        .map(|cell| (cell, count_after(board, cell, depth - 1)))
-        .collect()
+    board.legal_moves().iter().map(|cell| (cell, count_after(board, cell, depth - 1))).collect()
 }
 
 /// [`divide`] with the root moves shared among `threads` worker threads (at least one).
@@ -86,10 +82,7 @@ pub fn perft_parallel<B: Bitboard>(board: &Board<B>, depth: u32, threads: usize)
     if depth == 0 {
         return 1;
     }
-    divide_parallel(board, depth, threads)
-        .iter()
-        .map(|&(_, n)| n)
-        .sum()
+    divide_parallel(board, depth, threads).iter().map(|&(_, n)| n).sum()
 }
 
 /// Sequences of length `1 + depth` that start with `cell`.
@@ -145,18 +138,9 @@ mod tests {
         for rule in Rule::ALL {
             let mut board = Board::<u16>::new(rule);
             for (d, &n) in expected.iter().enumerate() {
-                assert_eq!(
-                    perft(&mut board, d as u32 + 1),
-                    n,
-                    "{rule} perft({})",
-                    d + 1
-                );
+                assert_eq!(perft(&mut board, d as u32 + 1), n, "{rule} perft({})", d + 1);
             }
-            assert_eq!(
-                perft(&mut board, 10),
-                0,
-                "no sequence is longer than the board"
-            );
+            assert_eq!(perft(&mut board, 10), 0, "no sequence is longer than the board");
         }
     }
 

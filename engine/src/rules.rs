@@ -153,11 +153,7 @@ pub struct UnknownRule(pub String);
 
 impl fmt::Display for UnknownRule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown rule '{}' (expected freestyle or standard)",
-            self.0
-        )
+        write!(f, "unknown rule '{}' (expected freestyle or standard)", self.0)
     }
 }
 
@@ -168,10 +164,7 @@ impl FromStr for Rule {
 
     fn from_str(s: &str) -> Result<Rule, UnknownRule> {
         let lower = s.trim().to_ascii_lowercase();
-        Rule::ALL
-            .into_iter()
-            .find(|r| r.name() == lower)
-            .ok_or_else(|| UnknownRule(s.to_string()))
+        Rule::ALL.into_iter().find(|r| r.name() == lower).ok_or_else(|| UnknownRule(s.to_string()))
     }
 }
 
@@ -182,8 +175,7 @@ mod tests {
 
     fn row(xs: &[usize], y: usize) -> Bits256 {
         let g = Bits256::GEOMETRY;
-        xs.iter()
-            .fold(Bits256::EMPTY, |b, &x| b.with(g.cell(x, y).unwrap()))
+        xs.iter().fold(Bits256::EMPTY, |b, &x| b.with(g.cell(x, y).unwrap()))
     }
 
     #[test]
@@ -209,10 +201,7 @@ mod tests {
         let g = Bits256::GEOMETRY;
         // Three at the end of row 4 and two at the start of row 5 are not five in a row.
         let stones = row(&[12, 13, 14], 4) | row(&[0, 1], 5);
-        assert_eq!(
-            run_length(stones, g.cell(14, 4).unwrap(), Direction::East, 9),
-            3
-        );
+        assert_eq!(run_length(stones, g.cell(14, 4).unwrap(), Direction::East, 9), 3);
         assert!(!Rule::Freestyle.is_win_through(stones, g.cell(0, 5).unwrap()));
         // Anti-diagonal from the right edge down-left.
         let diag = [(14, 0), (13, 1), (12, 2), (11, 3), (10, 4)]
@@ -232,10 +221,7 @@ mod tests {
 
     /// Slow reference: try every empty cell and ask the win test.
     fn winning_cells_by_trial<B: Bitboard>(rule: Rule, own: B, empty: B) -> B {
-        empty
-            .iter()
-            .filter(|&c| rule.is_win_through(own.with(c), c))
-            .fold(B::EMPTY, Bitboard::with)
+        empty.iter().filter(|&c| rule.is_win_through(own.with(c), c)).fold(B::EMPTY, Bitboard::with)
     }
 
     fn winning_cells_match_trial<B: Bitboard>(seed: u64, density: usize) {

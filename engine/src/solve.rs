@@ -39,12 +39,7 @@ pub fn live_lines<B: Bitboard>(
 ) -> arrayvec::ArrayVec<B, MAX_SMALL_LINES> {
     debug_assert!(B::GEOMETRY.lines_span_board());
     let blockers = board.stones(color.opponent());
-    B::line_table()
-        .lines()
-        .iter()
-        .map(|l| l.mask)
-        .filter(|&m| (m & blockers).is_empty())
-        .collect()
+    B::line_table().lines().iter().map(|l| l.mask).filter(|&m| (m & blockers).is_empty()).collect()
 }
 
 /// Whether the defender can pair off every line in `lines` (see the module docs): each line
@@ -164,17 +159,10 @@ pub fn solve_with<B: Bitboard>(
     tt: &mut TranspositionTable,
     pairing: bool,
 ) -> Solution {
-    assert!(
-        B::GEOMETRY.lines_span_board(),
-        "solve is for boards whose lines span the board"
-    );
-    let limits = SearchLimits {
-        depth: Some(B::GEOMETRY.cells() as u32),
-        ..SearchLimits::default()
-    };
-    let search = Searcher::new(board.clone(), tt, limits)
-        .with_pairing(pairing)
-        .run(&mut |_| {});
+    assert!(B::GEOMETRY.lines_span_board(), "solve is for boards whose lines span the board");
+    let limits =
+        SearchLimits { depth: Some(B::GEOMETRY.cells() as u32), ..SearchLimits::default() };
+    let search = Searcher::new(board.clone(), tt, limits).with_pairing(pairing).run(&mut |_| {});
     debug_assert!(search.proven, "a full-depth small-board search is exact");
     Solution {
         value: GameValue::from_score(search.score),
@@ -194,25 +182,13 @@ mod tests {
         let board = Board::<u32>::new(Rule::Freestyle);
         let all: Vec<u32> = u32::line_table().lines().iter().map(|l| l.mask).collect();
         assert!(has_pairing(&all, board.empty_cells()));
-        assert_eq!(
-            draw_bounds(&board, true),
-            DrawBounds {
-                cannot_win: true,
-                cannot_lose: true
-            }
-        );
+        assert_eq!(draw_bounds(&board, true), DrawBounds { cannot_win: true, cannot_lose: true });
     }
 
     #[test]
     fn tic_tac_toe_has_no_pairing_from_the_empty_board() {
         let board = Board::<u16>::new(Rule::Freestyle);
-        assert_eq!(
-            draw_bounds(&board, true),
-            DrawBounds {
-                cannot_win: false,
-                cannot_lose: false
-            }
-        );
+        assert_eq!(draw_bounds(&board, true), DrawBounds { cannot_win: false, cannot_lose: false });
     }
 
     #[test]
@@ -230,13 +206,7 @@ mod tests {
         let board = Board::<u16>::from_notation(Rule::Freestyle, "a1b1c1b2a2c2b3a3").unwrap();
         assert!(live_lines(&board, Color::Black).is_empty());
         assert!(live_lines(&board, Color::White).is_empty());
-        assert_eq!(
-            draw_bounds(&board, false),
-            DrawBounds {
-                cannot_win: true,
-                cannot_lose: true
-            }
-        );
+        assert_eq!(draw_bounds(&board, false), DrawBounds { cannot_win: true, cannot_lose: true });
     }
 
     /// Brute-force pairing check: try every assignment of cell pairs.
@@ -248,10 +218,7 @@ mod tests {
             let cells: Vec<_> = (first & free).iter().collect();
             for (i, &a) in cells.iter().enumerate() {
                 for &b in &cells[i + 1..] {
-                    if go(
-                        rest,
-                        free.without(u32::from_cell(a)).without(u32::from_cell(b)),
-                    ) {
+                    if go(rest, free.without(u32::from_cell(a)).without(u32::from_cell(b))) {
                         return true;
                     }
                 }
@@ -278,9 +245,6 @@ mod tests {
             assert_eq!(fast, pairing_by_brute_force(&lines, empty));
             found[usize::from(fast)] += 1;
         }
-        assert!(
-            found[0] > 100 && found[1] > 100,
-            "both answers occur: {found:?}"
-        );
+        assert!(found[0] > 100 && found[1] > 100, "both answers occur: {found:?}");
     }
 }

@@ -144,12 +144,7 @@ impl TranspositionTable {
         } else {
             (BUCKET_BYTES - misalignment) / std::mem::size_of::<[u64; 2]>()
         };
-        TranspositionTable {
-            slots,
-            offset,
-            buckets,
-            generation: 0,
-        }
+        TranspositionTable { slots, offset, buckets, generation: 0 }
     }
 
     /// Bytes of entries in use (the bucket count × 64).
@@ -280,12 +275,7 @@ mod tests {
     use crate::search::score::{WIN, loss_in, win_in};
 
     fn entry(score: Score, mv: Option<u8>, depth: u8, bound: Bound) -> TtEntry {
-        TtEntry {
-            score,
-            best_move: mv.map(Cell::from_index),
-            depth,
-            bound,
-        }
+        TtEntry { score, best_move: mv.map(Cell::from_index), depth, bound }
     }
 
     #[test]
@@ -314,24 +304,9 @@ mod tests {
         // Found again at ply 5 of another line: win in 9 from that root.
         assert_eq!(score_from_tt(win_in(4), 5), win_in(9));
         assert_eq!(score_from_tt(loss_in(5), 5), loss_in(10));
-        for s in [
-            -20_000,
-            -1,
-            0,
-            1,
-            250,
-            20_000,
-            win_in(1),
-            win_in(60),
-            loss_in(2),
-            loss_in(99),
-        ] {
+        for s in [-20_000, -1, 0, 1, 250, 20_000, win_in(1), win_in(60), loss_in(2), loss_in(99)] {
             for ply in [0, 1, 17, 200] {
-                assert_eq!(
-                    score_from_tt(score_to_tt(s, ply), ply),
-                    s,
-                    "{s} at ply {ply}"
-                );
+                assert_eq!(score_from_tt(score_to_tt(s, ply), ply), s, "{s} at ply {ply}");
             }
         }
     }
@@ -365,11 +340,7 @@ mod tests {
             tt.store(key, entry(0, None, depth, Bound::Exact));
         }
         tt.store(6, entry(0, None, 2, Bound::Exact));
-        assert_eq!(
-            tt.probe(1),
-            None,
-            "depth 9 at age 3 scores 9 − 12, below 12, 5 and 3"
-        );
+        assert_eq!(tt.probe(1), None, "depth 9 at age 3 scores 9 − 12, below 12, 5 and 3");
         assert!(tt.probe(6).is_some() && tt.probe(5).is_some());
     }
 
@@ -380,11 +351,7 @@ mod tests {
         tt.store(7, entry(20, Some(3), 2, Bound::Upper));
         let kept = tt.probe(7).unwrap();
         assert_eq!((kept.score, kept.depth), (10, 8));
-        assert_eq!(
-            kept.best_move,
-            Some(Cell::from_index(3)),
-            "the move is learned"
-        );
+        assert_eq!(kept.best_move, Some(Cell::from_index(3)), "the move is learned");
         tt.store(7, entry(30, None, 2, Bound::Exact));
         assert_eq!(tt.probe(7).unwrap().score, 30);
     }

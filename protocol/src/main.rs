@@ -12,11 +12,7 @@ use cli::{CliError, UsageError};
 const USAGE_HEADER: &str = "usage:";
 
 fn usage() -> String {
-    let lines = [
-        cli::perft::USAGE,
-        cli::solve::USAGE,
-        "pbrain-mnk help | --help | --version",
-    ];
+    let lines = [cli::perft::USAGE, cli::solve::USAGE, "pbrain-mnk help | --help | --version"];
     format!("{USAGE_HEADER}\n  {}", lines.join("\n  "))
 }
 

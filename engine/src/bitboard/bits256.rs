@@ -148,9 +148,7 @@ impl Bitboard for Bits256 {
     fn lowest(self) -> Option<Cell> {
         for (limb, &bits) in self.0.iter().enumerate() {
             if bits != 0 {
-                return Some(Cell::from_index(
-                    (limb * 64) as u8 + bits.trailing_zeros() as u8,
-                ));
+                return Some(Cell::from_index((limb * 64) as u8 + bits.trailing_zeros() as u8));
             }
         }
         None
@@ -161,9 +159,7 @@ impl Bitboard for Bits256 {
             let bits = self.0[limb];
             if bits != 0 {
                 self.0[limb] = bits & (bits - 1);
-                return Some(Cell::from_index(
-                    (limb * 64) as u8 + bits.trailing_zeros() as u8,
-                ));
+                return Some(Cell::from_index((limb * 64) as u8 + bits.trailing_zeros() as u8));
             }
         }
         None
@@ -199,16 +195,8 @@ mod tests {
     fn check_all_shifts(b: Bits256) {
         let model = to_model(b);
         for n in 0..256 {
-            assert_eq!(
-                to_model(b.shl(n)),
-                model_shl(&model, n as usize),
-                "{b:?} << {n}"
-            );
-            assert_eq!(
-                to_model(b.shr(n)),
-                model_shr(&model, n as usize),
-                "{b:?} >> {n}"
-            );
+            assert_eq!(to_model(b.shl(n)), model_shl(&model, n as usize), "{b:?} << {n}");
+            assert_eq!(to_model(b.shr(n)), model_shr(&model, n as usize), "{b:?} >> {n}");
         }
     }
 
@@ -227,12 +215,7 @@ mod tests {
         check_all_shifts(Bits256([u64::MAX; 4]));
         check_all_shifts(Bits256::FULL);
         for _ in 0..200 {
-            let b = Bits256([
-                rng.next_u64(),
-                rng.next_u64(),
-                rng.next_u64(),
-                rng.next_u64(),
-            ]);
+            let b = Bits256([rng.next_u64(), rng.next_u64(), rng.next_u64(), rng.next_u64()]);
             check_all_shifts(b);
         }
     }
@@ -241,18 +224,8 @@ mod tests {
     fn operators_count_and_iteration_agree_with_the_model() {
         let mut rng = SplitMix64::new(7);
         for _ in 0..500 {
-            let a = Bits256([
-                rng.next_u64(),
-                rng.next_u64(),
-                rng.next_u64(),
-                rng.next_u64(),
-            ]);
-            let b = Bits256([
-                rng.next_u64(),
-                rng.next_u64(),
-                rng.next_u64(),
-                rng.next_u64(),
-            ]);
+            let a = Bits256([rng.next_u64(), rng.next_u64(), rng.next_u64(), rng.next_u64()]);
+            let b = Bits256([rng.next_u64(), rng.next_u64(), rng.next_u64(), rng.next_u64()]);
             let (ma, mb) = (to_model(a), to_model(b));
             let and = to_model(a & b);
             let or = to_model(a | b);
@@ -265,9 +238,8 @@ mod tests {
             assert_eq!(a.count() as usize, ma.iter().filter(|&&v| v).count());
             let on_board = a & Bits256::FULL;
             let listed: Vec<usize> = on_board.iter().map(Cell::index).collect();
-            let expected: Vec<usize> = (0..256)
-                .filter(|&i| ma[i] && to_model(Bits256::FULL)[i])
-                .collect();
+            let expected: Vec<usize> =
+                (0..256).filter(|&i| ma[i] && to_model(Bits256::FULL)[i]).collect();
             assert_eq!(listed, expected);
         }
     }

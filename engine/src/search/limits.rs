@@ -4,8 +4,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// How often (in nodes, a power of two) the clock and the stop flag are read.
-pub const CHECK_INTERVAL_NODES: u64 = 1024;
+/// How often (in nodes) the clock and the stop flag are read: often enough that even a slow
+/// node rate reacts within a millisecond or so.
+pub const CHECK_INTERVAL_NODES: u64 = 128;
 
 /// Iterative deepening starts no new iteration once this fraction of the time budget is
 /// spent: the next iteration would most likely not finish.
@@ -58,10 +59,7 @@ impl StopCheck {
         if nodes >= self.node_limit {
             self.stopped = true;
         } else if nodes % CHECK_INTERVAL_NODES == 0 {
-            self.stopped = self
-                .flag
-                .as_ref()
-                .is_some_and(|f| f.load(Ordering::Relaxed))
+            self.stopped = self.flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
                 || self.deadline.is_some_and(|d| Instant::now() >= d);
         }
         self.stopped
@@ -74,11 +72,7 @@ impl StopCheck {
 
     /// Whether there is time for another iteration.
     pub(crate) fn may_start_iteration(&mut self) -> bool {
-        if self
-            .flag
-            .as_ref()
-            .is_some_and(|f| f.load(Ordering::Relaxed))
-        {
+        if self.flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
             self.stopped = true;
         }
         !self.stopped

@@ -131,28 +131,15 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         if self.board.outcome().is_decided() {
             return result;
         }
-        // A legal move to fall back on if no iteration completes.
-        let root_moves = movegen::candidates(&self.board);
-        result.best_move = self
-            .ordering
-            .order(&self.board, root_moves, 0, None)
-            .first()
-            .copied();
+        result.best_move = Some(self.fallback_move());
 
-        let max_depth = self
-            .limits
-            .depth
-            .unwrap_or(MAX_PLY as u32 - 1)
-            .clamp(1, MAX_PLY as u32 - 1);
+        let max_depth =
+            self.limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
         // A small board searched without any limit is being solved: shallower iterations
         // would be heuristic work about as costly as the proof, so go straight to full depth.
         let unlimited =
             self.limits.time.is_none() && self.limits.nodes.is_none() && self.limits.stop.is_none();
-        let first_depth = if small && unlimited && max_depth >= empties {
-            empties
-        } else {
-            1
-        };
+        let first_depth = if small && unlimited && max_depth >= empties { empties } else { 1 };
         let mut previous = 0;
         for depth in first_depth..=max_depth {
             if depth > first_depth && !self.check.may_start_iteration() {
@@ -182,12 +169,26 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         result.nodes = self.nodes;
         result.seldepth = self.seldepth as u32;
         result.time = self.check.elapsed();
-        debug_assert!(
-            result
-                .best_move
-                .is_some_and(|m| self.board.legal_moves().contains(m))
-        );
+        debug_assert!(result.best_move.is_some_and(|m| self.board.legal_moves().contains(m)));
         result
+    }
+
+    /// A legal move to play if no iteration completes: a win now, else the block of the
+    /// opponent's threat, else the first candidate in the static ordering.
+    fn fallback_move(&self) -> Cell {
+        let color = self.board.side_to_move();
+        let empty = self.board.empty_cells();
+        let rule = self.board.rule();
+        let own_wins = rule.winning_cells(self.board.stones(color), empty);
+        let threats = rule.winning_cells(self.board.stones(color.opponent()), empty);
+        own_wins
+            .lowest()
+            .or_else(|| threats.lowest())
+            .or_else(|| {
+                let candidates = movegen::candidates(&self.board);
+                self.ordering.order(&self.board, candidates, 0, None).first().copied()
+            })
+            .expect("an undecided board has an empty cell")
     }
 
     fn info(&self, depth: u32, score: Score, pv: &[Cell]) -> SearchInfo {
@@ -247,11 +248,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             self.sym.push(next);
         }
         let outcome = self.board.play_unchecked(cell);
-        debug_assert!(
-            self.sym
-                .last()
-                .is_none_or(|s| *s == SymmetricHash::from_board(&self.board))
-        );
+        debug_assert!(self.sym.last().is_none_or(|s| *s == SymmetricHash::from_board(&self.board)));
         outcome
     }
 
@@ -359,10 +356,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         // 7. Moves.
         let (moves, child_depth) = if threats.is_empty() {
             let candidates = movegen::candidates(&self.board);
-            (
-                self.ordering.order(&self.board, candidates, ply, tt_move),
-                depth - 1,
-            )
+            (self.ordering.order(&self.board, candidates, ply, tt_move), depth - 1)
         } else {
             // The single block, searched without spending depth.
             (threats.iter().collect(), depth)
@@ -414,11 +408,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         } else {
             Bound::Upper
         };
-        let stored_depth = if proven_depth {
-            PROVEN_DEPTH
-        } else {
-            depth.clamp(0, 254) as u8
-        };
+        let stored_depth = if proven_depth { PROVEN_DEPTH } else { depth.clamp(0, 254) as u8 };
         let entry = TtEntry {
             score: score_to_tt(best, ply),
             best_move: best_move.map(|m| g.transform(sym, m)),

@@ -29,10 +29,7 @@ pub(crate) struct Ordering {
 
 impl Ordering {
     pub(crate) fn new() -> Ordering {
-        Ordering {
-            killers: Box::new([[None; 2]; MAX_PLY]),
-            history: Box::new([[0; 256]; 2]),
-        }
+        Ordering { killers: Box::new([[None; 2]; MAX_PLY]), history: Box::new([[0; 256]; 2]) }
     }
 
     /// Records a move that caused a beta cutoff at `ply` with `depth` remaining.
@@ -89,10 +86,7 @@ pub(crate) fn cell_priority<B: Bitboard>(board: &Board<B>, cell: Cell) -> i64 {
     let them = board.stones(board.side_to_move().opponent());
     let mut priority = 0;
     for &window in B::line_table().through(cell) {
-        let (mine, theirs) = (
-            (window & me).count() as usize,
-            (window & them).count() as usize,
-        );
+        let (mine, theirs) = ((window & me).count() as usize, (window & them).count() as usize);
         if theirs == 0 {
             priority += i64::from(WINDOW_WEIGHT[(mine + 1).min(4)]) * 2;
         }

@@ -50,7 +50,5 @@ pub struct SearchResult {
 
 /// Nodes per second for `nodes` in `time` (0 for a zero duration).
 pub fn nodes_per_second(nodes: u64, time: Duration) -> u64 {
-    (u128::from(nodes) * 1_000_000)
-        .checked_div(time.as_micros())
-        .map_or(0, |n| n as u64)
+    (u128::from(nodes) * 1_000_000).checked_div(time.as_micros()).map_or(0, |n| n as u64)
 }

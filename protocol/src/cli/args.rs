@@ -72,10 +72,7 @@ impl Options {
 
     /// The raw value of option `name`, if given.
     pub(crate) fn raw(&self, name: &str) -> Option<&str> {
-        self.values
-            .iter()
-            .find(|(n, _)| n == name)
-            .and_then(|(_, v)| v.as_deref())
+        self.values.iter().find(|(n, _)| n == name).and_then(|(_, v)| v.as_deref())
     }
 
     /// The value of option `name` parsed as `T`, if given.
@@ -85,8 +82,7 @@ impl Options {
     {
         self.raw(name)
             .map(|v| {
-                v.parse::<T>()
-                    .map_err(|e| UsageError(format!("bad value '{v}' for --{name}: {e}")))
+                v.parse::<T>().map_err(|e| UsageError(format!("bad value '{v}' for --{name}: {e}")))
             })
             .transpose()
     }
@@ -96,8 +92,7 @@ impl Options {
     where
         T::Err: fmt::Display,
     {
-        self.get(name)?
-            .ok_or_else(|| UsageError(format!("option --{name} is required")))
+        self.get(name)?.ok_or_else(|| UsageError(format!("option --{name} is required")))
     }
 }
 
@@ -125,29 +120,15 @@ mod tests {
 
     #[test]
     fn usage_errors_name_the_problem() {
-        let err = |args: &[&str]| {
-            Options::parse(&strings(args), &["size"], &["divide"])
-                .unwrap_err()
-                .0
-        };
+        let err =
+            |args: &[&str]| Options::parse(&strings(args), &["size"], &["divide"]).unwrap_err().0;
         assert_eq!(err(&["--bogus"]), "unknown option --bogus");
         assert_eq!(err(&["--size"]), "option --size needs a value");
         assert_eq!(err(&["5"]), "unexpected argument '5'");
         assert_eq!(err(&["--divide=yes"]), "option --divide takes no value");
-        assert_eq!(
-            err(&["--size", "3", "--size", "5"]),
-            "option --size given twice"
-        );
+        assert_eq!(err(&["--size", "3", "--size", "5"]), "option --size given twice");
         let opts = Options::parse(&strings(&["--size", "x"]), &["size"], &[]).unwrap();
-        assert!(
-            opts.require::<u32>("size")
-                .unwrap_err()
-                .0
-                .starts_with("bad value 'x' for --size")
-        );
-        assert_eq!(
-            opts.require::<u32>("depth").unwrap_err().0,
-            "option --depth is required"
-        );
+        assert!(opts.require::<u32>("size").unwrap_err().0.starts_with("bad value 'x' for --size"));
+        assert_eq!(opts.require::<u32>("depth").unwrap_err().0, "option --depth is required");
     }
 }

@@ -20,11 +20,7 @@ pub(crate) const USAGE: &str = "pbrain-mnk perft --size 3|5|15 --depth D [--rule
 
 /// Runs the subcommand with its arguments.
 pub(crate) fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
-    let opts = Options::parse(
-        args,
-        &["size", "depth", "rule", "moves", "threads"],
-        &["divide"],
-    )?;
+    let opts = Options::parse(args, &["size", "depth", "rule", "moves", "threads"], &["divide"])?;
     let size: BoardSize = opts.require("size")?;
     let depth: u32 = opts.require("depth")?;
     let rule: Rule = opts.get("rule")?.unwrap_or_default();
@@ -52,11 +48,7 @@ fn count<B: Bitboard>(
     }
     let start = Instant::now();
     let split = divide_parallel(&board, depth, threads);
-    let nodes: NodeCount = if depth == 0 {
-        1
-    } else {
-        split.iter().map(|&(_, n)| n).sum()
-    };
+    let nodes: NodeCount = if depth == 0 { 1 } else { split.iter().map(|&(_, n)| n).sum() };
     let elapsed = start.elapsed();
     if show_divide {
         for (cell, n) in &split {
@@ -64,11 +56,7 @@ fn count<B: Bitboard>(
         }
     }
     let secs = elapsed.as_secs_f64();
-    let nps = if secs > 0.0 {
-        (nodes as f64 / secs) as u128
-    } else {
-        0
-    };
+    let nps = if secs > 0.0 { (nodes as f64 / secs) as u128 } else { 0 };
     writeln!(out, "time_ms {} nps {nps}", elapsed.as_millis())?;
     writeln!(out, "nodes {nodes}")?;
     Ok(())
