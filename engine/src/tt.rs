@@ -35,6 +35,8 @@ use crate::search::score::{MATE_BOUND, Score};
 pub const BUCKET_BYTES: usize = 64;
 /// Entries per bucket.
 pub const BUCKET_ENTRIES: usize = 4;
+/// Largest table: 64 GiB (far beyond any tournament limit; guards against absurd requests).
+pub const MAX_BYTES: usize = 1 << 36;
 /// Depth recorded for results that are exact at any depth (solved subtrees).
 pub const PROVEN_DEPTH: u8 = 255;
 const NO_MOVE: u8 = 255;
@@ -132,10 +134,18 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table using at most `bytes` bytes (at least one bucket). Allocation is zeroed
-    /// memory, which the operating system hands out lazily.
+    /// A table using at most `bytes` bytes (at least one bucket, at most [`MAX_BYTES`]).
+    /// Allocation is zeroed memory, which the operating system hands out lazily. If the
+    /// system refuses that much, the table halves until it gets its memory: a table that is
+    /// too small costs strength, a failed allocation would cost the game.
     pub fn with_bytes(bytes: usize) -> Self {
-        let buckets = (bytes / BUCKET_BYTES).max(1);
+        let mut buckets = (bytes.min(MAX_BYTES) / BUCKET_BYTES).max(1);
+        // Probe with an uninitialised reservation (no page is touched), then allocate zeroed.
+        while buckets > 1
+            && Vec::<[u64; 2]>::new().try_reserve_exact((buckets + 1) * BUCKET_ENTRIES).is_err()
+        {
+            buckets /= 2;
+        }
         // One spare bucket's worth of slots lets the first bucket start on a cache line.
         let slots = vec![[0u64; 2]; (buckets + 1) * BUCKET_ENTRIES];
         let misalignment = (slots.as_ptr() as usize) % BUCKET_BYTES;
@@ -145,6 +155,13 @@ impl TranspositionTable {
             (BUCKET_BYTES - misalignment) / std::mem::size_of::<[u64; 2]>()
         };
         TranspositionTable { slots, offset, buckets, generation: 0 }
+    }
+
+    /// The bytes a table made with `with_bytes(bytes)` uses (when the system grants them).
+    pub const fn bytes_for(bytes: usize) -> usize {
+        let bytes = if bytes < MAX_BYTES { bytes } else { MAX_BYTES };
+        let buckets = bytes / BUCKET_BYTES;
+        (if buckets == 0 { 1 } else { buckets }) * BUCKET_BYTES
     }
 
     /// Bytes of entries in use (the bucket count × 64).
@@ -367,5 +384,7 @@ mod tests {
         let mut tt = TranspositionTable::with_bytes(1 << 20);
         tt.resize(1 << 10);
         assert_eq!(tt.capacity(), 64);
+        assert_eq!(TranspositionTable::bytes_for(1000), 960);
+        assert_eq!(TranspositionTable::bytes_for(usize::MAX), MAX_BYTES);
     }
 }

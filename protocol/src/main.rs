@@ -1,6 +1,8 @@
 //! `pbrain-mnk`: the mnk engine's binary.
 //!
-//! Subcommands: `perft` (move-sequence counts), `solve` (exact small-board values). Run `pbrain-mnk help` for usage.
+//! Without arguments it speaks the Gomocup protocol on stdin/stdout (see `docs/protocol.md`).
+//! Subcommands: `perft` (move-sequence counts), `solve` (exact small-board values). Run
+//! `pbrain-mnk help` for usage.
 
 mod cli;
 
@@ -12,23 +14,43 @@ use cli::{CliError, UsageError};
 const USAGE_HEADER: &str = "usage:";
 
 fn usage() -> String {
-    let lines = [cli::perft::USAGE, cli::solve::USAGE, "pbrain-mnk help | --help | --version"];
+    let lines = [
+        "pbrain-mnk                  (no arguments: the Gomocup protocol on stdin/stdout)",
+        cli::perft::USAGE,
+        cli::solve::USAGE,
+        "pbrain-mnk help | --help | --version",
+    ];
     format!("{USAGE_HEADER}\n  {}", lines.join("\n  "))
 }
 
 fn main() -> ExitCode {
+    // Diagnostics go to stderr, and only when asked for: Piskvork merges stderr into the
+    // engine's answers.
+    if std::env::var_os("RUST_LOG").is_some() {
+        env_logger::Builder::from_default_env().target(env_logger::Target::Stderr).init();
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.is_empty() {
+        let code = match mnk_protocol::driver::run(io::stdin(), io::stdout()) {
+            Ok(()) => 0,
+            Err(e) => {
+                log::error!("protocol loop: {e}");
+                1
+            }
+        };
+        // Ends a search thread that may still be running.
+        std::process::exit(code);
+    }
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    let result = match args.first().map(String::as_str) {
-        Some("perft") => cli::perft::run(&args[1..], &mut out),
-        Some("solve") => cli::solve::run(&args[1..], &mut out),
-        Some("help" | "--help" | "-h") => writeln!(out, "{}", usage()).map_err(CliError::from),
-        Some("--version" | "-V") => {
+    let result = match args[0].as_str() {
+        "perft" => cli::perft::run(&args[1..], &mut out),
+        "solve" => cli::solve::run(&args[1..], &mut out),
+        "help" | "--help" | "-h" => writeln!(out, "{}", usage()).map_err(CliError::from),
+        "--version" | "-V" => {
             writeln!(out, "pbrain-mnk {}", env!("CARGO_PKG_VERSION")).map_err(CliError::from)
         }
-        Some(other) => Err(UsageError(format!("unknown subcommand '{other}'")).into()),
-        None => Err(UsageError("a subcommand is required".to_string()).into()),
+        other => Err(UsageError(format!("unknown subcommand '{other}'")).into()),
     };
     match result.and_then(|()| out.flush().map_err(CliError::from)) {
         Ok(()) => ExitCode::SUCCESS,

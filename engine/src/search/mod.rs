@@ -76,6 +76,9 @@ pub struct Searcher<'t, B: Bitboard> {
     seldepth: usize,
     /// Whether step 4 may use pairing strategies (live-line draws are always used).
     pairing: bool,
+    /// Whether the current iteration used anything inexact: a static evaluation or a table
+    /// cutoff from an unproven entry. A small-board iteration without either is exact.
+    heuristic: bool,
     /// Triangular principal-variation table: `pv[ply][ply..pv_len[ply]]`.
     pv: Box<[[Cell; MAX_PLY]; MAX_PLY]>,
     pv_len: Box<[usize; MAX_PLY + 1]>,
@@ -98,6 +101,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             nodes: 0,
             seldepth: 0,
             pairing: true,
+            heuristic: false,
             pv: Box::new([[Cell::from_index(0); MAX_PLY]; MAX_PLY]),
             pv_len: Box::new([0; MAX_PLY + 1]),
         }
@@ -145,6 +149,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             if depth > first_depth && !self.check.may_start_iteration() {
                 break;
             }
+            self.heuristic = false;
             let score = self.aspiration(depth, previous);
             if self.check.stopped() {
                 break;
@@ -155,7 +160,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             result.score = score;
             result.depth = depth;
             result.pv = pv;
-            result.proven = small && (depth >= empties || is_decisive(score));
+            result.proven = small && (depth >= empties || is_decisive(score) || !self.heuristic);
             let info = self.info(depth, score, &result.pv);
             on_info(&info);
             // A win or loss seen within the full-width horizon does not change with depth.
@@ -343,6 +348,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                     Bound::Upper => score <= alpha,
                 };
                 if cutoff {
+                    self.heuristic |= entry.depth != PROVEN_DEPTH;
                     return score;
                 }
             }
@@ -350,6 +356,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
 
         // 6. Leaf.
         if depth <= 0 {
+            self.heuristic = true;
             return eval::evaluate(&self.board).clamp(lower, upper);
         }
 

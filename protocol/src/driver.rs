@@ -1,0 +1,167 @@
+//! The driver: threads around the pure [`Session`].
+//!
+//! * a reader thread turns stdin into lines (capped at `MAX_LINE_BYTES`, invalid UTF-8
+//!   replaced) and sends them to the main loop;
+//! * the main loop frames and parses them, feeds the session and writes every response
+//!   (one writer, flushed after each line);
+//! * a search thread runs each [`crate::session::SearchJob`] with a stop flag, sending its
+//!   progress lines and its outcome back through the same channel.
+//!
+//! While a search runs, `YXSTOP`/`STOP` set the stop flag (the answer follows at once),
+//! `END` and end of input return immediately (the caller exits the process, ending the
+//! search thread), and every other command waits until the answer has been written.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Sender};
+use std::thread;
+
+use crate::command::Command;
+use crate::framing::{Framer, MAX_LINE_BYTES};
+use crate::response::Response;
+use crate::session::{JobOutcome, Reaction, Session};
+
+/// Stack of the search thread: deep small-board solves recurse up to 225 plies.
+const SEARCH_STACK_BYTES: usize = 64 << 20;
+
+enum Event {
+    Line(String),
+    Eof,
+    Progress(Response),
+    Done(JobOutcome),
+}
+
+/// Runs the protocol on `input` and `output` until `END` or end of input.
+pub fn run<R: Read + Send + 'static, W: Write>(input: R, output: W) -> io::Result<()> {
+    let (tx, rx) = mpsc::channel();
+    let reader_tx = tx.clone();
+    thread::Builder::new().name("stdin".into()).spawn(move || read_lines(input, &reader_tx))?;
+
+    let mut out = output;
+    let mut framer = Framer::new();
+    let mut session = Session::new();
+    let mut queue: VecDeque<Command> = VecDeque::new();
+    let mut thinking: Option<Arc<AtomicBool>> = None;
+    loop {
+        while thinking.is_none() {
+            let Some(command) = queue.pop_front() else { break };
+            match session.handle(command) {
+                Reaction::Reply(lines) => write_lines(&mut out, &lines)?,
+                Reaction::Think(job) => thinking = Some(spawn_search(job, &tx)?),
+                Reaction::Quit => return Ok(()),
+            }
+        }
+        let Ok(event) = rx.recv() else { return Ok(()) };
+        match event {
+            Event::Line(line) => {
+                let Some(frame) = framer.push(&line) else { continue };
+                let command = Command::parse(&frame);
+                log::debug!("command {command:?}");
+                match (&thinking, command) {
+                    (Some(stop), Command::Stop) => stop.store(true, Ordering::Relaxed),
+                    (Some(_), Command::End) => return Ok(()),
+                    (_, command) => queue.push_back(command),
+                }
+            }
+            Event::Eof => return Ok(()),
+            Event::Progress(line) => write_lines(&mut out, &[line])?,
+            Event::Done(outcome) => {
+                thinking = None;
+                write_lines(&mut out, &session.finish(outcome))?;
+            }
+        }
+    }
+}
+
+fn spawn_search(
+    job: Box<crate::session::SearchJob>,
+    tx: &Sender<Event>,
+) -> io::Result<Arc<AtomicBool>> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let (flag, tx) = (stop.clone(), tx.clone());
+    thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK_BYTES).spawn(
+        move || {
+            let outcome = job.run(flag, &mut |line| {
+                let _ = tx.send(Event::Progress(line));
+            });
+            let _ = tx.send(Event::Done(outcome));
+        },
+    )?;
+    Ok(stop)
+}
+
+fn write_lines<W: Write>(out: &mut W, lines: &[Response]) -> io::Result<()> {
+    for line in lines {
+        log::debug!("answer {line}");
+        writeln!(out, "{line}")?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+/// Reads lines until end of input, keeping at most `MAX_LINE_BYTES + 1` bytes of each (so an
+/// overlong line is still recognised as one).
+fn read_lines<R: Read>(input: R, tx: &Sender<Event>) {
+    let mut reader = BufReader::new(input);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match read_capped_line(&mut reader, &mut line) {
+            Ok(0) => break,
+            Ok(_) => {
+                if tx.send(Event::Line(String::from_utf8_lossy(&line).into_owned())).is_err() {
+                    return;
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        }
+    }
+    let _ = tx.send(Event::Eof);
+}
+
+/// Reads one line into `line` (without the newline), keeping at most `MAX_LINE_BYTES + 1`
+/// bytes. Returns the number of bytes consumed (0 at end of input).
+fn read_capped_line<R: BufRead>(reader: &mut R, line: &mut Vec<u8>) -> io::Result<usize> {
+    let mut consumed = 0;
+    loop {
+        let available = reader.fill_buf()?;
+        if available.is_empty() {
+            return Ok(consumed);
+        }
+        let (chunk, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (&available[..i], i + 1),
+            None => (available, available.len()),
+        };
+        let room = (MAX_LINE_BYTES + 1).saturating_sub(line.len());
+        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let newline = done > chunk.len();
+        reader.consume(done);
+        consumed += done;
+        if newline {
+            return Ok(consumed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_capped_but_consumed_whole() {
+        let long = "x".repeat(MAX_LINE_BYTES * 3);
+        let input = format!("{long}\nABOUT\n");
+        let mut reader = io::Cursor::new(input.into_bytes());
+        let mut line = Vec::new();
+        assert_eq!(read_capped_line(&mut reader, &mut line).unwrap(), MAX_LINE_BYTES * 3 + 1);
+        assert_eq!(line.len(), MAX_LINE_BYTES + 1);
+        line.clear();
+        read_capped_line(&mut reader, &mut line).unwrap();
+        assert_eq!(line, b"ABOUT");
+        line.clear();
+        assert_eq!(read_capped_line(&mut reader, &mut line).unwrap(), 0);
+    }
+}

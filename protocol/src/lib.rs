@@ -1,0 +1,18 @@
+//! `mnk-protocol`: the Gomocup ("pbrain") protocol front end of mnk.
+//!
+//! Layers, each testable on its own:
+//! [`framing`] (lines → frames, `BOARD`…`DONE` blocks) → [`command`] (typed commands) →
+//! [`session`] (a pure state machine: commands in, [`response`]s out, searches handed out
+//! as jobs) → [`driver`] (stdin reader thread, search thread, stop flag, one flushing
+//! writer). [`game`] is the single run-time dispatch over board sizes.
+//!
+//! Lenient on input, exact on output, no panic on any input line, no `unsafe`.
+
+#![forbid(unsafe_code)]
+
+pub mod command;
+pub mod driver;
+pub mod framing;
+pub mod game;
+pub mod response;
+pub mod session;

@@ -1,0 +1,94 @@
+//! Responses: what the engine writes, one line each. Exact out: the formats below are what
+//! managers parse.
+
+use std::fmt;
+
+use crate::command::Point;
+
+/// The engine's name, version and origin for `ABOUT`.
+pub const ABOUT: &str = concat!(
+    "name=\"mnk\", version=\"",
+    env!("CARGO_PKG_VERSION"),
+    "\", author=\"The mnk developers\", country=\"Unknown\", www=\"https://example.invalid/mnk\""
+);
+
+/// One output line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Response {
+    /// `OK`
+    Ok,
+    /// `x,y`
+    Move(Point),
+    /// `x1,y1 x2,y2 ...` (a swap2 opening proposal)
+    Moves(Vec<Point>),
+    /// `SWAP`
+    Swap,
+    /// `ERROR reason`
+    Error(String),
+    /// `UNKNOWN text`
+    Unknown(String),
+    /// `MESSAGE text`
+    Message(String),
+    /// The `ABOUT` line.
+    About,
+    /// `FORBID xxyy....` (`FORBID .` when there are none)
+    Forbid(Vec<Point>),
+    /// `nodes N` (the last line of `PERFT`)
+    Nodes(u128),
+}
+
+/// Replaces line breaks so a response can never split into two lines.
+fn one_line(text: &str) -> String {
+    text.chars().map(|c| if c == '\n' || c == '\r' { ' ' } else { c }).collect()
+}
+
+impl fmt::Display for Response {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Response::Ok => f.write_str("OK"),
+            Response::Move((x, y)) => write!(f, "{x},{y}"),
+            Response::Moves(points) => {
+                let parts: Vec<String> = points.iter().map(|(x, y)| format!("{x},{y}")).collect();
+                f.write_str(&parts.join(" "))
+            }
+            Response::Swap => f.write_str("SWAP"),
+            Response::Error(reason) => write!(f, "ERROR {}", one_line(reason)),
+            Response::Unknown(text) => write!(f, "UNKNOWN {}", one_line(text)),
+            Response::Message(text) => write!(f, "MESSAGE {}", one_line(text)),
+            Response::About => f.write_str(ABOUT),
+            Response::Forbid(points) => {
+                f.write_str("FORBID ")?;
+                for (x, y) in points {
+                    write!(f, "{x:02}{y:02}")?;
+                }
+                f.write_str(".")
+            }
+            Response::Nodes(n) => write!(f, "nodes {n}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn responses_print_exactly() {
+        assert_eq!(Response::Ok.to_string(), "OK");
+        assert_eq!(Response::Move((7, 8)).to_string(), "7,8");
+        assert_eq!(Response::Moves(vec![(7, 7), (8, 7), (7, 9)]).to_string(), "7,7 8,7 7,9");
+        assert_eq!(Response::Error("bad\r\nthing".into()).to_string(), "ERROR bad  thing");
+        assert_eq!(Response::Forbid(vec![(7, 8), (9, 10)]).to_string(), "FORBID 07080910.");
+        assert_eq!(Response::Forbid(vec![]).to_string(), "FORBID .");
+        assert!(Response::About.to_string().starts_with("name=\"mnk\", version=\""));
+    }
+
+    #[test]
+    fn about_values_hold_no_commas_or_equals() {
+        for part in ABOUT.split(", ") {
+            let (_, value) = part.split_once('=').unwrap();
+            let inner = value.trim_matches('"');
+            assert!(!inner.contains(',') && !inner.contains('='), "{part}");
+        }
+    }
+}

@@ -1,0 +1,789 @@
+//! The session: a pure state machine from [`Command`]s to [`Response`]s.
+//!
+//! It holds the game, the manager's settings and the transposition table, and never touches
+//! stdin, stdout or threads. A command that needs thinking returns a [`SearchJob`]; whoever
+//! drives the session runs it (on a thread, with a stop flag, in the driver; inline in
+//! tests) and hands the [`JobOutcome`] back to [`Session::finish`], which plays the move and
+//! returns the answer. Every invalid command is answered with `ERROR`/`UNKNOWN` and leaves
+//! the state as it was.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use mnk_engine::bitboard::Bitboard;
+use mnk_engine::board::{Board, Color, Outcome};
+use mnk_engine::perft::perft;
+use mnk_engine::rules::Rule;
+use mnk_engine::search::score::format_score;
+use mnk_engine::search::{SearchInfo, SearchLimits, SearchResult, search};
+use mnk_engine::solve::solve;
+use mnk_engine::time::TimeControl;
+use mnk_engine::tt::TranspositionTable;
+use mnk_engine::{BoardSize, eval};
+
+use crate::command::{BoardStone, Command, Point};
+use crate::game::Game;
+use crate::response::Response;
+use crate::with_game;
+
+/// Turn time when the manager sends none, in milliseconds.
+pub const DEFAULT_TURN_MS: u64 = 5_000;
+/// Transposition-table size when the manager sets no memory limit.
+pub const DEFAULT_HASH_BYTES: usize = 64 << 20;
+/// Memory kept back from `max_memory` for everything but the transposition table: code,
+/// stacks, the search's own tables, allocator slack.
+pub const MEMORY_RESERVE_BYTES: usize = 24 << 20;
+/// Smallest transposition table.
+pub const MIN_HASH_BYTES: usize = 1 << 20;
+/// Deepest `PERFT` the protocol runs on each size: about a second of counting at most (the
+/// protocol loop is busy meanwhile). Deeper runs belong to `pbrain-mnk perft`.
+pub const fn max_protocol_perft_depth(size: BoardSize) -> u32 {
+    match size {
+        BoardSize::Three => 9,
+        BoardSize::Five => 7,
+        BoardSize::Fifteen => 4,
+    }
+}
+
+/// What the session wants done after a command.
+#[derive(Debug)]
+pub enum Reaction {
+    /// Write these lines (possibly none).
+    Reply(Vec<Response>),
+    /// Run this search, then pass its outcome to [`Session::finish`].
+    Think(Box<SearchJob>),
+    /// Exit.
+    Quit,
+}
+
+/// Why a search runs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// Answer with a move (`BEGIN`, `TURN`, `BOARD`).
+    Move,
+    /// Decide a swap2 opening with this many stones on the board (3 or 5).
+    Swap2(usize),
+}
+
+/// A search to run away from the session.
+#[derive(Debug)]
+pub struct SearchJob {
+    game: Game,
+    limits: SearchLimits,
+    tt: TranspositionTable,
+    purpose: Purpose,
+    messages: bool,
+    started: Instant,
+}
+
+/// What a finished [`SearchJob`] hands back.
+#[derive(Debug)]
+pub struct JobOutcome {
+    tt: TranspositionTable,
+    result: SearchResult,
+    best: Option<Point>,
+    purpose: Purpose,
+    started: Instant,
+}
+
+impl SearchJob {
+    /// Runs the search; `stop` ends it early, `on_line` receives the progress lines.
+    pub fn run(
+        self: Box<Self>,
+        stop: Arc<AtomicBool>,
+        on_line: &mut dyn FnMut(Response),
+    ) -> JobOutcome {
+        let mut job = *self;
+        let mut limits = job.limits.clone();
+        limits.stop = Some(stop);
+        let messages = job.messages;
+        let size = job.game.size();
+        let mut report = |info: &SearchInfo| {
+            if messages {
+                on_line(Response::Message(format_info(info, size)));
+            }
+        };
+        let (result, best) = with_game!(&job.game, b => {
+            let r = search(b, &mut job.tt, limits, &mut report);
+            let best = r.best_move.map(|c| cell_xy(b, c));
+            (r, best)
+        });
+        JobOutcome { tt: job.tt, result, best, purpose: job.purpose, started: job.started }
+    }
+}
+
+fn cell_xy<B: Bitboard>(_: &Board<B>, cell: mnk_engine::geometry::Cell) -> Point {
+    B::GEOMETRY.xy(cell)
+}
+
+/// One progress line in the Rapfi/Embryo convention:
+/// `depth 12-19 ev 134 n 1520k n/ms 610 tm 2490 pv h8 i9 j10`.
+pub fn format_info(info: &SearchInfo, size: BoardSize) -> String {
+    let pv: Vec<String> = info
+        .pv
+        .iter()
+        .map(|&c| mnk_engine::with_board_size!(size, B => B::GEOMETRY.format_pos(c)))
+        .collect();
+    format!(
+        "depth {}-{} ev {} n {}k n/ms {} tm {} pv {}",
+        info.depth,
+        info.seldepth,
+        format_score(info.score),
+        info.nodes / 1000,
+        info.nps / 1000,
+        info.time.as_millis(),
+        pv.join(" ")
+    )
+}
+
+/// The manager's settings (`INFO`).
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// `timeout_turn` in ms.
+    pub turn_ms: u64,
+    /// `timeout_match` in ms (0 = no game clock).
+    pub match_ms: u64,
+    /// `time_left` in ms, if sent.
+    pub time_left_ms: Option<u64>,
+    /// `max_memory` in bytes (0 = no limit).
+    pub max_memory: u64,
+    /// `rule` as sent.
+    pub rule_code: u32,
+    /// `max_depth`, if sent.
+    pub max_depth: Option<u32>,
+    /// `max_node`, if sent.
+    pub max_nodes: Option<u64>,
+    /// Whether search progress is sent as `MESSAGE` lines (`INFO messages 0|1`).
+    pub messages: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            turn_ms: DEFAULT_TURN_MS,
+            match_ms: 0,
+            time_left_ms: None,
+            max_memory: 0,
+            rule_code: 0,
+            max_depth: None,
+            max_nodes: None,
+            messages: true,
+        }
+    }
+}
+
+impl Settings {
+    /// The rule the `rule` code stands for, or an explanation why it cannot be played.
+    pub fn rule(&self) -> Result<Rule, String> {
+        match self.rule_code {
+            0 => Ok(Rule::Freestyle),
+            1 => Ok(Rule::Standard),
+            2 | 4 => {
+                Err(format!("unsupported rule {} (renju is not implemented yet)", self.rule_code))
+            }
+            8 | 9 => {
+                Err(format!("unsupported rule {} (caro is not implemented yet)", self.rule_code))
+            }
+            other => Err(format!("unsupported rule {other}")),
+        }
+    }
+
+    /// The clock for the next move.
+    pub fn time_control(&self) -> TimeControl {
+        let unlimited_game = self.match_ms == 0 || self.time_left_ms == Some(i32::MAX as u64);
+        TimeControl {
+            turn_ms: Some(self.turn_ms),
+            left_ms: if unlimited_game { None } else { self.time_left_ms },
+        }
+    }
+
+    /// Transposition-table bytes allowed by `max_memory`.
+    pub fn hash_bytes(&self) -> usize {
+        if self.max_memory == 0 {
+            DEFAULT_HASH_BYTES
+        } else {
+            let limit = usize::try_from(self.max_memory).unwrap_or(usize::MAX);
+            limit.saturating_sub(MEMORY_RESERVE_BYTES).max(MIN_HASH_BYTES)
+        }
+    }
+}
+
+/// The protocol state machine.
+#[derive(Debug, Default)]
+pub struct Session {
+    game: Option<Game>,
+    settings: Settings,
+    /// INFO problems, reported (as MESSAGE lines) with the next move.
+    deferred: Vec<String>,
+    /// Allocated at the first search (START stays cheap); `None` while a job holds it.
+    tt: Option<TranspositionTable>,
+    /// The board size and rule the table's entries belong to.
+    tt_context: Option<(BoardSize, Rule)>,
+}
+
+impl Session {
+    /// A session before `START`.
+    pub fn new() -> Session {
+        Session::default()
+    }
+
+    /// The current game, if one was started.
+    pub fn game(&self) -> Option<&Game> {
+        self.game.as_ref()
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Handles one command.
+    pub fn handle(&mut self, command: Command) -> Reaction {
+        use Reaction::Reply;
+        match command {
+            Command::Start { width, height } => Reply(vec![self.start(width, height)]),
+            Command::Restart => Reply(vec![match &self.game {
+                Some(game) => {
+                    self.game = Some(Game::new(game.size(), game.rule()));
+                    Response::Ok
+                }
+                None => no_game(),
+            }]),
+            Command::Begin => self.move_request(|game| {
+                if game.move_count() == 0 {
+                    Ok(())
+                } else {
+                    Err("BEGIN needs an empty board (use BOARD for a position)".to_string())
+                }
+            }),
+            Command::Turn(point) => self.move_request(|game| match game.try_play(point) {
+                Ok(Outcome::Ongoing) => Ok(()),
+                Ok(_) => Err(format!("TURN {},{} ends the game", point.0, point.1)),
+                Err(e) => Err(format!("TURN {},{}: {e}", point.0, point.1)),
+            }),
+            Command::Board(stones) => self.move_request(|game| {
+                *game = position_from_stones(game.size(), game.rule(), &stones)?;
+                Ok(())
+            }),
+            Command::YxBoard(stones) => Reply(self.set_position(&stones)),
+            Command::Play(point) => self.play_forced(point),
+            Command::Takeback(point) => Reply(vec![self.takeback(point)]),
+            Command::Info { key, value } => {
+                self.info(&key, &value);
+                Reply(vec![])
+            }
+            Command::End => Reaction::Quit,
+            Command::About => Reply(vec![Response::About]),
+            // Only meaningful while thinking, which the driver handles; ignored when idle.
+            Command::Stop => Reply(vec![]),
+            Command::YxShowForbid => Reply(vec![match &self.game {
+                // No rule implemented so far forbids any point.
+                Some(_) => Response::Forbid(vec![]),
+                None => no_game(),
+            }]),
+            Command::Swap2Board(points) => self.swap2(points),
+            Command::Perft(depth) => Reply(self.perft(depth)),
+            Command::Show => Reply(self.show()),
+            Command::Eval => Reply(vec![self.eval()]),
+            Command::Solve => Reply(vec![self.solve()]),
+            Command::Invalid { command, reason } => {
+                Reply(vec![Response::Error(format!("{command}: {reason}"))])
+            }
+            Command::Unknown(text) => Reply(vec![Response::Unknown(text)]),
+        }
+    }
+
+    fn start(&mut self, width: usize, height: usize) -> Response {
+        let size = (width == height).then(|| BoardSize::from_side(width)).flatten();
+        let Some(size) = size else {
+            return if width == height {
+                Response::Error(format!("unsupported board size {width}"))
+            } else {
+                Response::Error(format!(
+                    "unsupported board size {width}x{height} (square 3, 5 or 15 only)"
+                ))
+            };
+        };
+        // An unsupported rule is reported at the next move request; start freestyle meanwhile.
+        let rule = self.settings.rule().unwrap_or(Rule::Freestyle);
+        self.game = Some(Game::new(size, rule));
+        Response::Ok
+    }
+
+    fn info(&mut self, key: &str, value: &str) {
+        let number = value.trim().parse::<u64>().ok();
+        let mut bad = false;
+        let mut set = |field: &mut u64| match number {
+            Some(v) => *field = v,
+            None => bad = true,
+        };
+        match key {
+            "timeout_turn" => set(&mut self.settings.turn_ms),
+            "timeout_match" => set(&mut self.settings.match_ms),
+            "max_memory" => set(&mut self.settings.max_memory),
+            "time_left" => {
+                // Some managers send a negative time_left once the clock has run out.
+                match value.trim().parse::<i64>() {
+                    Ok(v) => self.settings.time_left_ms = Some(v.max(0) as u64),
+                    Err(_) => bad = true,
+                }
+            }
+            "rule" => match number.and_then(|v| u32::try_from(v).ok()) {
+                Some(v) => self.settings.rule_code = v,
+                None => bad = true,
+            },
+            "max_depth" => match number {
+                Some(v) => self.settings.max_depth = (v > 0).then(|| v.min(255) as u32),
+                None => bad = true,
+            },
+            "max_node" => match number {
+                Some(v) => self.settings.max_nodes = (v > 0).then_some(v),
+                None => bad = true,
+            },
+            "messages" => match value.trim() {
+                "0" => self.settings.messages = false,
+                "1" => self.settings.messages = true,
+                _ => bad = true,
+            },
+            // Accepted and not needed: game_type, folder, thread_num, evaluate (a debugging
+            // hint that must never print) and any unknown key.
+            _ => {}
+        }
+        if bad {
+            self.deferred.push(format!("INFO {key}: ignored bad value '{}'", value.trim()));
+        }
+    }
+
+    /// Brings the game under the rule the settings ask for (replaying its moves).
+    fn apply_rule(&mut self) -> Result<(), String> {
+        let rule = self.settings.rule()?;
+        if let Some(game) = &mut self.game
+            && game.rule() != rule
+        {
+            *game = game
+                .with_rule(rule)
+                .map_err(|e| format!("the position is illegal under rule {}: {e}", rule))?;
+        }
+        Ok(())
+    }
+
+    /// A request to move after `change` updates the position (on a copy; errors leave the
+    /// session unchanged).
+    fn move_request(&mut self, change: impl FnOnce(&mut Game) -> Result<(), String>) -> Reaction {
+        if self.game.is_none() {
+            return Reaction::Reply(vec![no_game()]);
+        }
+        if let Err(e) = self.apply_rule() {
+            return Reaction::Reply(vec![Response::Error(e)]);
+        }
+        let mut game = self.game.clone().expect("checked above");
+        if let Err(e) = change(&mut game) {
+            return Reaction::Reply(vec![Response::Error(e)]);
+        }
+        if game.outcome().is_decided() {
+            return Reaction::Reply(vec![Response::Error(
+                "the game is already decided".to_string(),
+            )]);
+        }
+        self.game = Some(game);
+        self.think(Purpose::Move)
+    }
+
+    fn think(&mut self, purpose: Purpose) -> Reaction {
+        let game = self.game.clone().expect("a game is running");
+        // Zobrist keys are shared by bit index across sizes and results differ by rule, so a
+        // table is reused only for the same size and rule, and only at the wanted size.
+        let wanted = self.settings.hash_bytes();
+        let context = Some((game.size(), game.rule()));
+        let tt = match self.tt.take() {
+            Some(tt)
+                if tt.bytes() == TranspositionTable::bytes_for(wanted)
+                    && self.tt_context == context =>
+            {
+                tt
+            }
+            _ => TranspositionTable::with_bytes(wanted),
+        };
+        self.tt_context = context;
+        let budget = self.settings.time_control().budget(game.empty_count());
+        let limits = SearchLimits {
+            depth: self.settings.max_depth,
+            nodes: self.settings.max_nodes,
+            time: (budget != std::time::Duration::MAX).then_some(budget),
+            stop: None,
+        };
+        let started = Instant::now();
+        Reaction::Think(Box::new(SearchJob {
+            game,
+            limits,
+            tt,
+            purpose,
+            messages: self.settings.messages,
+            started,
+        }))
+    }
+
+    /// Runs a job inline (for tests and single-threaded drivers) and finishes it.
+    pub fn think_inline(&mut self, job: Box<SearchJob>) -> Vec<Response> {
+        let mut lines = Vec::new();
+        let outcome = job.run(Arc::new(AtomicBool::new(false)), &mut |r| lines.push(r));
+        lines.extend(self.finish(outcome));
+        lines
+    }
+
+    /// Takes back a finished job: keeps its table, plays its move, returns the answer.
+    pub fn finish(&mut self, outcome: JobOutcome) -> Vec<Response> {
+        self.tt = Some(outcome.tt);
+        let mut lines: Vec<Response> = self.deferred.drain(..).map(Response::Message).collect();
+        let Some(game) = &mut self.game else {
+            lines.push(no_game());
+            return lines;
+        };
+        let Some(best) = outcome.best else {
+            lines.push(Response::Error("no legal move".to_string()));
+            return lines;
+        };
+        log::debug!(
+            "search done in {} ms: {:?} score {}",
+            outcome.started.elapsed().as_millis(),
+            best,
+            outcome.result.score
+        );
+        match outcome.purpose {
+            Purpose::Move => {
+                game.try_play(best).expect("the search returns a legal move");
+                lines.push(Response::Move(best));
+            }
+            Purpose::Swap2(_) => {
+                // The side to move is white in both swap2 positions (3 or 5 stones). Keep
+                // white when its score is not worse than SWAP2_MARGIN, otherwise swap.
+                if outcome.result.score >= -SWAP2_MARGIN {
+                    game.try_play(best).expect("the search returns a legal move");
+                    lines.push(Response::Move(best));
+                } else {
+                    lines.push(Response::Swap);
+                }
+            }
+        }
+        lines
+    }
+
+    fn set_position(&mut self, stones: &[BoardStone]) -> Vec<Response> {
+        let Some(game) = &self.game else { return vec![no_game()] };
+        let rule = match self.settings.rule() {
+            Ok(rule) => rule,
+            Err(e) => return vec![Response::Error(e)],
+        };
+        match position_from_stones(game.size(), rule, stones) {
+            Ok(game) => {
+                self.game = Some(game);
+                vec![]
+            }
+            Err(e) => vec![Response::Error(e)],
+        }
+    }
+
+    fn play_forced(&mut self, point: Point) -> Reaction {
+        let Some(game) = &mut self.game else { return Reaction::Reply(vec![no_game()]) };
+        let mut copy = game.clone();
+        match copy.try_play(point) {
+            Ok(_) => {
+                *game = copy;
+                Reaction::Reply(vec![Response::Move(point)])
+            }
+            Err(e) => {
+                Reaction::Reply(vec![Response::Error(format!("PLAY {},{}: {e}", point.0, point.1))])
+            }
+        }
+    }
+
+    fn takeback(&mut self, point: Point) -> Response {
+        let Some(game) = &mut self.game else { return no_game() };
+        match game.last_move() {
+            Some(last) if last == point => {
+                game.undo();
+                Response::Ok
+            }
+            Some(last) => Response::Error(format!(
+                "TAKEBACK {},{}: the last move is {},{}",
+                point.0, point.1, last.0, last.1
+            )),
+            None => {
+                Response::Error(format!("TAKEBACK {},{}: the board is empty", point.0, point.1))
+            }
+        }
+    }
+
+    fn swap2(&mut self, points: Vec<Point>) -> Reaction {
+        let Some(game) = &self.game else { return Reaction::Reply(vec![no_game()]) };
+        if let Err(e) = self.settings.rule() {
+            return Reaction::Reply(vec![Response::Error(e)]);
+        }
+        if game.size() != BoardSize::Fifteen {
+            return Reaction::Reply(vec![Response::Error(
+                "SWAP2BOARD needs a 15x15 board".to_string(),
+            )]);
+        }
+        if points.is_empty() {
+            let opening = swap2_opening();
+            let rule = game.rule();
+            let mut fresh = Game::new(BoardSize::Fifteen, rule);
+            for &p in &opening {
+                fresh.try_play(p).expect("the fixed opening is legal");
+            }
+            self.game = Some(fresh);
+            return Reaction::Reply(vec![Response::Moves(opening.to_vec())]);
+        }
+        let mut fresh = Game::new(BoardSize::Fifteen, game.rule());
+        for &p in &points {
+            if let Err(e) = fresh.try_play(p) {
+                return Reaction::Reply(vec![Response::Error(format!(
+                    "SWAP2BOARD {},{}: {e}",
+                    p.0, p.1
+                ))]);
+            }
+        }
+        if fresh.outcome().is_decided() {
+            return Reaction::Reply(vec![Response::Error(
+                "the game is already decided".to_string(),
+            )]);
+        }
+        self.game = Some(fresh);
+        self.think(Purpose::Swap2(points.len()))
+    }
+
+    fn perft(&self, depth: u32) -> Vec<Response> {
+        let Some(game) = &self.game else { return vec![no_game()] };
+        let max_depth = max_protocol_perft_depth(game.size());
+        if depth > max_depth {
+            return vec![Response::Error(format!(
+                "PERFT: depth {depth} is above {max_depth} on this board (use pbrain-mnk perft)"
+            ))];
+        }
+        let started = Instant::now();
+        let mut copy = game.clone();
+        let nodes = with_game!(&mut copy, b => perft(b, depth));
+        vec![
+            Response::Message(format!(
+                "perft depth {depth} time_ms {}",
+                started.elapsed().as_millis()
+            )),
+            Response::Nodes(nodes),
+        ]
+    }
+
+    fn show(&self) -> Vec<Response> {
+        let Some(game) = &self.game else { return vec![no_game()] };
+        let mut lines: Vec<Response> =
+            game.to_string().lines().map(|l| Response::Message(l.to_string())).collect();
+        let to_move = match game.side_to_move() {
+            Color::Black => "black (X)",
+            Color::White => "white (O)",
+        };
+        lines.push(Response::Message(format!(
+            "rule {} moves {} to move {} outcome {:?}",
+            game.rule(),
+            game.move_count(),
+            to_move,
+            game.outcome()
+        )));
+        lines
+    }
+
+    fn eval(&self) -> Response {
+        let Some(game) = &self.game else { return no_game() };
+        let score = with_game!(game, b => eval::evaluate(b));
+        Response::Message(format!("eval {score}"))
+    }
+
+    fn solve(&self) -> Response {
+        let Some(game) = &self.game else { return no_game() };
+        if game.size() == BoardSize::Fifteen {
+            return Response::Error("SOLVE: only 3x3 and 5x5 boards can be solved".to_string());
+        }
+        if game.outcome().is_decided() {
+            return Response::Error("the game is already decided".to_string());
+        }
+        // A private table: solving must not mix with (or spoil) the game's table.
+        let mut tt = TranspositionTable::with_bytes(MIN_HASH_BYTES * 16);
+        let line = with_game!(game, b => {
+            let s = solve(b, &mut tt);
+            let best = s.best.map_or("none".to_string(), |c| {
+                let (x, y) = cell_xy(b, c);
+                format!("{x},{y}")
+            });
+            format!("value {} best {} score {} nodes {}", s.value, best, format_score(s.score), s.search.nodes)
+        });
+        Response::Message(line)
+    }
+}
+
+/// Score below which white gives up its side in swap2 (evaluation units).
+pub const SWAP2_MARGIN: i32 = 30;
+
+/// The fixed swap2 proposal (0 stones): black h8, white i8, black h10 — a quiet, roughly
+/// balanced start: black's two stones are not on one line with a free neighbour, white
+/// touches the centre.
+pub fn swap2_opening() -> [Point; 3] {
+    [(7, 7), (8, 7), (7, 9)]
+}
+
+fn no_game() -> Response {
+    Response::Error("no game started (send START first)".to_string())
+}
+
+/// A position rebuilt from `BOARD` stones: field 1 the engine's, 2 the opponent's, 3
+/// ignored. Colours follow from the counts: equal counts make the engine black (to move),
+/// one more opponent stone makes it white. Stones keep their order within each colour and the
+/// colours alternate, black first.
+pub fn position_from_stones(
+    size: BoardSize,
+    rule: Rule,
+    stones: &[BoardStone],
+) -> Result<Game, String> {
+    let own: Vec<Point> = stones.iter().filter(|s| s.field == 1).map(|s| s.point).collect();
+    let opp: Vec<Point> = stones.iter().filter(|s| s.field == 2).map(|s| s.point).collect();
+    let (black, white) = if own.len() == opp.len() {
+        (&own, &opp)
+    } else if opp.len() == own.len() + 1 {
+        (&opp, &own)
+    } else {
+        return Err(format!(
+            "BOARD: {} own and {} opponent stones cannot be a position with the engine to move",
+            own.len(),
+            opp.len()
+        ));
+    };
+    let mut game = Game::new(size, rule);
+    for (i, &b) in black.iter().enumerate() {
+        for point in [Some(b), white.get(i).copied()].into_iter().flatten() {
+            game.try_play(point).map_err(|e| format!("BOARD {},{}: {e}", point.0, point.1))?;
+        }
+    }
+    Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reply(session: &mut Session, command: Command) -> Vec<Response> {
+        match session.handle(command) {
+            Reaction::Reply(lines) => lines,
+            Reaction::Think(job) => session.think_inline(job),
+            Reaction::Quit => vec![],
+        }
+    }
+
+    fn started(size: usize) -> Session {
+        let mut s = Session::new();
+        assert_eq!(reply(&mut s, Command::Start { width: size, height: size }), vec![Response::Ok]);
+        s.handle(Command::Info { key: "timeout_turn".into(), value: "50".into() });
+        s.handle(Command::Info { key: "messages".into(), value: "0".into() });
+        s
+    }
+
+    #[test]
+    fn turn_plays_the_opponent_move_and_answers_with_a_legal_move() {
+        let mut s = started(15);
+        let lines = reply(&mut s, Command::Turn((7, 7)));
+        assert_eq!(lines.len(), 1);
+        let Response::Move(p) = lines[0] else { panic!("{lines:?}") };
+        assert_ne!(p, (7, 7));
+        assert_eq!(s.game().unwrap().move_count(), 2);
+    }
+
+    #[test]
+    fn illegal_turns_leave_the_position_unchanged() {
+        let mut s = started(15);
+        reply(&mut s, Command::Turn((7, 7)));
+        let before = s.game().unwrap().history();
+        for bad in [(7, 7), (15, 0), (0, 99)] {
+            let lines = reply(&mut s, Command::Turn(bad));
+            assert!(matches!(&lines[..], [Response::Error(_)]), "{lines:?}");
+            assert_eq!(s.game().unwrap().history(), before);
+        }
+    }
+
+    #[test]
+    fn board_infers_colours_from_counts() {
+        let mut s = started(15);
+        let stones = [
+            BoardStone { point: (7, 7), field: 2 },
+            BoardStone { point: (8, 8), field: 1 },
+            BoardStone { point: (9, 9), field: 2 },
+        ];
+        let lines = reply(&mut s, Command::Board(stones.to_vec()));
+        assert!(matches!(lines[..], [Response::Move(_)]), "{lines:?}");
+        let history = s.game().unwrap().history();
+        assert_eq!(&history[..3], &[(7, 7), (8, 8), (9, 9)]);
+        let bad = [BoardStone { point: (7, 7), field: 1 }, BoardStone { point: (8, 8), field: 1 }];
+        assert!(matches!(&reply(&mut s, Command::Board(bad.to_vec()))[..], [Response::Error(_)]));
+        assert_eq!(s.game().unwrap().move_count(), 4, "unchanged after the bad BOARD");
+    }
+
+    #[test]
+    fn unsupported_sizes_and_rules_are_errors() {
+        let mut s = Session::new();
+        assert_eq!(
+            reply(&mut s, Command::Start { width: 20, height: 20 }),
+            vec![Response::Error("unsupported board size 20".into())]
+        );
+        assert!(matches!(&reply(&mut s, Command::Begin)[..], [Response::Error(_)]));
+        reply(&mut s, Command::Start { width: 15, height: 15 });
+        reply(&mut s, Command::Info { key: "rule".into(), value: "4".into() });
+        let lines = reply(&mut s, Command::Begin);
+        assert!(matches!(&lines[..], [Response::Error(e)] if e.contains("renju")), "{lines:?}");
+    }
+
+    #[test]
+    fn takeback_undoes_only_the_last_move() {
+        let mut s = started(5);
+        reply(&mut s, Command::Turn((2, 2)));
+        let last = s.game().unwrap().last_move().unwrap();
+        assert!(matches!(&reply(&mut s, Command::Takeback((2, 2)))[..], [Response::Error(_)]));
+        assert_eq!(reply(&mut s, Command::Takeback(last)), vec![Response::Ok]);
+        assert_eq!(reply(&mut s, Command::Takeback((2, 2))), vec![Response::Ok]);
+        assert!(matches!(&reply(&mut s, Command::Takeback((2, 2)))[..], [Response::Error(_)]));
+    }
+
+    #[test]
+    fn bad_info_values_are_reported_with_the_next_move() {
+        let mut s = started(3);
+        reply(&mut s, Command::Info { key: "timeout_turn".into(), value: "soon".into() });
+        let lines = reply(&mut s, Command::Begin);
+        assert!(
+            matches!(&lines[0], Response::Message(m) if m.contains("timeout_turn")),
+            "{lines:?}"
+        );
+        assert!(matches!(lines.last(), Some(Response::Move(_))));
+        assert_eq!(s.settings().turn_ms, 50, "the old value stays");
+    }
+
+    #[test]
+    fn small_board_extensions_solve_and_perft() {
+        let mut s = started(3);
+        let lines = reply(&mut s, Command::Perft(2));
+        assert!(
+            matches!(&lines[0], Response::Message(m) if m.starts_with("perft depth 2 time_ms"))
+        );
+        assert_eq!(lines[1], Response::Nodes(72));
+        let solved = reply(&mut s, Command::Solve);
+        assert!(matches!(&solved[..], [Response::Message(m)] if m.starts_with("value draw best")));
+        let mut big = started(15);
+        assert!(matches!(&reply(&mut big, Command::Solve)[..], [Response::Error(_)]));
+        assert!(matches!(&reply(&mut big, Command::Perft(5))[..], [Response::Error(_)]));
+    }
+
+    #[test]
+    fn the_table_is_fresh_after_a_size_or_rule_change() {
+        let mut s = started(3);
+        reply(&mut s, Command::Begin);
+        assert_eq!(s.tt_context, Some((BoardSize::Three, Rule::Freestyle)));
+        reply(&mut s, Command::Start { width: 5, height: 5 });
+        reply(&mut s, Command::Info { key: "rule".into(), value: "1".into() });
+        reply(&mut s, Command::Begin);
+        assert_eq!(s.tt_context, Some((BoardSize::Five, Rule::Standard)));
+    }
+}

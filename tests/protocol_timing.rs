@@ -1,0 +1,90 @@
+//! Time management under a fake manager: no move is ever late. One test function, so its
+//! measurements are not disturbed by other tests of this binary.
+
+mod harness;
+
+use std::time::{Duration, Instant};
+
+use harness::{Engine, parse_move};
+use mnk_engine::rng::SplitMix64;
+
+/// A fake manager's opponent: a random empty cell next to the last moves (or anywhere).
+fn opponent_move(rng: &mut SplitMix64, occupied: &[(usize, usize)]) -> (usize, usize) {
+    loop {
+        let (x, y) = match occupied.last() {
+            Some(&(lx, ly)) if rng.below(4) != 0 => {
+                let dx = rng.below(5) as i64 - 2;
+                let dy = rng.below(5) as i64 - 2;
+                ((lx as i64 + dx).clamp(0, 14) as usize, (ly as i64 + dy).clamp(0, 14) as usize)
+            }
+            _ => (rng.below(15), rng.below(15)),
+        };
+        if !occupied.contains(&(x, y)) {
+            return (x, y);
+        }
+    }
+}
+
+/// Plays `moves` engine moves, restarting games as needed; returns the worst time from
+/// command to answer. `clock_ms`: a game clock the manager counts down (time_left).
+fn worst_answer_time(turn_ms: u64, moves: usize, clock_ms: Option<u64>) -> Duration {
+    let mut rng = SplitMix64::new(turn_ms);
+    let mut e = Engine::start();
+    assert_eq!(e.ask("START 15"), "OK");
+    e.send(&format!("INFO timeout_turn {turn_ms}"));
+    e.send("INFO messages 0");
+    if let Some(clock) = clock_ms {
+        e.send(&format!("INFO timeout_match {clock}"));
+    }
+    let mut worst = Duration::ZERO;
+    let mut occupied: Vec<(usize, usize)> = Vec::new();
+    let mut left = clock_ms;
+    for _ in 0..moves {
+        if occupied.len() > 150 {
+            assert_eq!(e.ask("RESTART"), "OK");
+            occupied.clear();
+            left = clock_ms;
+        }
+        if let Some(ms) = left {
+            e.send(&format!("INFO time_left {ms}"));
+        }
+        let mv = opponent_move(&mut rng, &occupied);
+        occupied.push(mv);
+        let sent = Instant::now();
+        e.send(&format!("TURN {},{}", mv.0, mv.1));
+        let answer = e.answer_within(Duration::from_secs(10));
+        let took = sent.elapsed();
+        if answer.starts_with("ERROR") {
+            // The opponent's random move ended the game: start a new one.
+            assert_eq!(e.ask("RESTART"), "OK");
+            occupied.clear();
+            left = clock_ms;
+            continue;
+        }
+        occupied.push(parse_move(&answer));
+        worst = worst.max(took);
+        if let Some(ms) = left.as_mut() {
+            let used = took.as_millis() as u64;
+            assert!(used < *ms, "the game clock ran out: {used} ms used with {ms} ms left");
+            *ms -= used;
+        }
+    }
+    worst
+}
+
+#[test]
+fn no_move_is_late_under_a_fake_manager() {
+    let worst = worst_answer_time(100, 200, None);
+    println!("timeout_turn 100: worst {worst:?}");
+    assert!(worst < Duration::from_millis(100), "worst answer {worst:?}");
+
+    // A small game clock: the engine must spread it over the game.
+    let worst = worst_answer_time(10_000, 60, Some(3_000));
+    println!("time_left 3000: worst {worst:?}");
+    assert!(worst < Duration::from_millis(500), "worst answer {worst:?}");
+
+    // timeout_turn 0: answer at once.
+    let worst = worst_answer_time(0, 20, None);
+    println!("timeout_turn 0: worst {worst:?}");
+    assert!(worst < Duration::from_millis(50), "worst answer {worst:?}");
+}

@@ -1,0 +1,323 @@
+//! Transcript tests: the real `pbrain-mnk` binary spoken to as Piskvork, GomocupJudge,
+//! c-gomoku-cli and Yixin-Board do.
+
+mod harness;
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use harness::{Engine, parse_move, well_formed};
+
+fn started(size: usize, turn_ms: u64) -> Engine {
+    let mut e = Engine::start();
+    assert_eq!(e.ask(&format!("START {size}")), "OK");
+    e.send(&format!("INFO timeout_turn {turn_ms}"));
+    e.send("INFO messages 0");
+    e
+}
+
+#[test]
+fn about_answers_first_and_nothing_is_printed_before_it() {
+    let mut e = Engine::start();
+    e.assert_silent(Duration::from_millis(200));
+    let about = e.ask("ABOUT");
+    assert!(about.starts_with("name=\"mnk\", version=\""), "{about}");
+    e.send("END");
+    let (status, _) = e.wait_exit(Duration::from_secs(5));
+    assert!(status.success());
+    assert_eq!(e.stderr(), "", "nothing on stderr without RUST_LOG");
+}
+
+#[test]
+fn lower_case_and_crlf_input_is_understood() {
+    let mut e = Engine::start();
+    e.send_raw(b"start 15\r\n");
+    assert_eq!(e.answer(), "OK");
+    e.send_raw(b"info timeout_turn 100\r\ninfo messages 0\r\n\r\nbegin\r\n");
+    let (x, y) = parse_move(&e.answer());
+    assert!(x < 15 && y < 15);
+    e.send_raw(b"turn 0,0\r\n");
+    parse_move(&e.answer());
+}
+
+#[test]
+fn start_forms_sizes_and_errors() {
+    let mut e = Engine::start();
+    assert_eq!(e.ask("START 15"), "OK");
+    assert_eq!(e.ask("START 15"), "OK", "START may repeat in one process");
+    assert_eq!(e.ask("start 5 5"), "OK", "Yixin-Board form");
+    assert_eq!(e.ask("RECTSTART 3,3"), "OK");
+    assert_eq!(e.ask("START 20"), "ERROR unsupported board size 20");
+    assert!(e.ask("RECTSTART 15,10").starts_with("ERROR unsupported board size"));
+    assert!(e.ask("START").starts_with("ERROR"));
+    // The last good START (3×3) is still in force.
+    e.send("INFO messages 0");
+    let (x, y) = parse_move(&e.ask("BEGIN"));
+    assert!(x < 3 && y < 3);
+    assert_eq!(e.ask("RESTART"), "OK");
+    parse_move(&e.ask("BEGIN"));
+}
+
+#[test]
+fn turn_may_be_the_first_command_after_start() {
+    let mut e = started(15, 100);
+    let answer = parse_move(&e.ask("TURN 7,7"));
+    assert_ne!(answer, (7, 7));
+}
+
+#[test]
+fn a_full_board_every_move_without_restart() {
+    // c-gomoku-cli -sendbyboard and Yixin-Board: the whole position before every move.
+    let mut e = started(15, 60);
+    let mut own: Vec<(usize, usize)> = Vec::new();
+    let mut opp: Vec<(usize, usize)> = Vec::new();
+    let opponent_moves = [(7, 7), (8, 8), (6, 6), (9, 5), (5, 9), (10, 10)];
+    for &mv in &opponent_moves {
+        opp.push(mv);
+        e.send("BOARD");
+        // Stones in play order: opponent (black) first, then alternating.
+        for (i, o) in opp.iter().enumerate() {
+            e.send(&format!("{},{},2", o.0, o.1));
+            if let Some(o) = own.get(i) {
+                e.send(&format!("{},{},1", o.0, o.1));
+            }
+        }
+        e.send("DONE");
+        let answer = parse_move(&e.answer());
+        assert!(!own.contains(&answer) && !opp.contains(&answer), "{answer:?} is occupied");
+        own.push(answer);
+        if opponent_moves.contains(&answer) {
+            break;
+        }
+    }
+}
+
+#[test]
+fn an_empty_board_means_the_engine_starts() {
+    let mut e = started(15, 100);
+    e.send("BOARD");
+    e.send("DONE");
+    let (x, y) = parse_move(&e.answer());
+    assert!(x < 15 && y < 15);
+}
+
+#[test]
+fn board_with_own_and_opponent_stones_and_bad_counts() {
+    let mut e = started(15, 100);
+    e.send("BOARD\n7,7,2\n8,8,1\n7,8,2\nDONE");
+    let answer = parse_move(&e.answer());
+    assert!(![(7, 7), (8, 8), (7, 8)].contains(&answer));
+    e.send("BOARD\n7,7,1\n8,8,1\nDONE");
+    assert!(e.answer().starts_with("ERROR"), "two own stones, none of the opponent's");
+    e.send("BOARD\n7,7,1\n7,7,2\nDONE");
+    assert!(e.answer().starts_with("ERROR"), "duplicate cell");
+    e.send("BOARD\n7,7,1\n99,7,2\nDONE");
+    assert!(e.answer().starts_with("ERROR"), "off the board");
+    e.send("BOARD\n7,7\nDONE");
+    assert!(e.answer().starts_with("ERROR"), "missing field");
+    // The position from the last good BOARD is unchanged: its cells are still occupied.
+    assert!(e.ask("TURN 7,8").starts_with("ERROR"));
+    parse_move(&e.ask("TURN 0,0"));
+}
+
+#[test]
+fn takeback_and_play() {
+    let mut e = started(5, 50);
+    let first = parse_move(&e.ask("BEGIN"));
+    let reply = parse_move(&e.ask("TURN 0,0"));
+    assert_eq!(e.ask(&format!("TAKEBACK {},{}", reply.0, reply.1)), "OK");
+    assert_eq!(e.ask("TAKEBACK 0,0"), "OK");
+    assert!(e.ask("TAKEBACK 0,0").starts_with("ERROR"), "0,0 is no longer the last move");
+    assert_eq!(e.ask(&format!("TAKEBACK {},{}", first.0, first.1)), "OK");
+    assert!(e.ask("TAKEBACK 1,1").starts_with("ERROR"), "the board is empty");
+    assert_eq!(e.ask("PLAY 2,2"), "2,2");
+    assert!(e.ask("PLAY 2,2").starts_with("ERROR"));
+}
+
+#[test]
+fn yxstop_answers_at_once_with_the_best_move_so_far() {
+    let mut e = Engine::start();
+    assert_eq!(e.ask("START 15"), "OK");
+    e.send("INFO timeout_turn 60000");
+    e.send("INFO messages 0");
+    e.send("TURN 7,7");
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    e.send("YXSTOP");
+    let answer = parse_move(&e.answer_within(Duration::from_secs(2)));
+    assert!(asked.elapsed() < Duration::from_millis(500), "took {:?}", asked.elapsed());
+    assert_ne!(answer, (7, 7));
+    // STOP when idle is ignored.
+    e.send("STOP");
+    e.assert_silent(Duration::from_millis(200));
+}
+
+#[test]
+fn end_exits_promptly_also_mid_search_and_on_end_of_input() {
+    let mut idle = started(15, 100);
+    idle.send("END");
+    let (status, took) = idle.wait_exit(Duration::from_secs(5));
+    assert!(status.success() && took < Duration::from_millis(100), "{took:?}");
+
+    let mut busy = started(15, 60_000);
+    busy.send("BEGIN");
+    std::thread::sleep(Duration::from_millis(200));
+    let sent = Instant::now();
+    busy.send("END");
+    let (status, _) = busy.wait_exit(Duration::from_secs(5));
+    assert!(status.success());
+    assert!(sent.elapsed() < Duration::from_millis(100), "{:?}", sent.elapsed());
+
+    let mut eof = started(15, 60_000);
+    eof.send("BEGIN");
+    std::thread::sleep(Duration::from_millis(200));
+    let sent = Instant::now();
+    eof.close_input();
+    let (status, _) = eof.wait_exit(Duration::from_secs(5));
+    assert!(status.success());
+    assert!(sent.elapsed() < Duration::from_millis(100), "{:?}", sent.elapsed());
+}
+
+#[test]
+fn every_kind_of_bad_input_is_answered_and_changes_nothing() {
+    let mut e = Engine::start();
+    assert!(e.ask("BEGIN").starts_with("ERROR"), "before START");
+    assert!(e.ask("TURN 1,1").starts_with("ERROR"), "before START");
+    assert_eq!(e.ask("START 15"), "OK");
+    e.send("INFO messages 0");
+    e.send("INFO timeout_turn 50");
+    let first = parse_move(&e.ask("TURN 7,7"));
+    let cases = [
+        "TURN 7,7",
+        &format!("TURN {},{}", first.0, first.1),
+        "TURN 15,0",
+        "TURN 0,15",
+        "TURN -1,0",
+        "TURN 1",
+        "TURN a,b",
+        "TURN 99999999999999999999,1",
+        "TAKEBACK 3,3",
+        "PERFT x",
+        "BEGIN",
+    ];
+    for bad in cases {
+        let answer = e.ask(bad);
+        assert!(answer.starts_with("ERROR "), "{bad:?} -> {answer:?}");
+    }
+    assert!(e.ask("FROBNICATE 1 2").starts_with("UNKNOWN "));
+    assert!(e.ask("\u{1}\u{2}\u{3}").starts_with("UNKNOWN "));
+    e.send_raw(&[0xff, 0xfe, b'Z', b'\n']);
+    assert!(e.answer().starts_with("UNKNOWN "), "invalid UTF-8");
+    let long = "TURN ".to_string() + &"9".repeat(100_000);
+    assert!(e.ask(&long).starts_with("UNKNOWN "), "overlong line");
+    // Unknown and malformed INFO is silent.
+    e.send("INFO no_such_key 12");
+    e.send("INFO evaluate 3,3");
+    e.assert_silent(Duration::from_millis(100));
+    // Nothing changed: the game goes on from the same two stones.
+    let next = parse_move(&e.ask("TURN 8,8"));
+    assert!(![(7, 7), (8, 8), first].contains(&next));
+}
+
+#[test]
+fn renju_is_refused_at_the_next_move_request_until_it_exists() {
+    let mut e = started(15, 50);
+    e.send("INFO rule 4");
+    assert!(e.ask("BEGIN").starts_with("ERROR unsupported rule 4"));
+    e.send("INFO rule 1");
+    parse_move(&e.ask("BEGIN"));
+}
+
+#[test]
+fn yxboard_sets_a_position_without_moving_and_showforbid_answers() {
+    let mut e = started(15, 50);
+    e.send("YXBOARD\n7,7,1\n8,8,2\nDONE");
+    e.assert_silent(Duration::from_millis(150));
+    assert_eq!(e.ask("YXSHOWFORBID"), "FORBID .");
+    assert!(e.ask("TURN 8,8").starts_with("ERROR"), "8,8 holds a stone");
+}
+
+#[test]
+fn swap2_proposes_and_decides() {
+    let mut e = started(15, 100);
+    e.send("SWAP2BOARD\nDONE");
+    let proposal = e.answer();
+    let moves: Vec<(usize, usize)> = proposal.split(' ').map(parse_move).collect();
+    assert_eq!(moves.len(), 3);
+    assert_eq!(moves.iter().collect::<HashSet<_>>().len(), 3);
+    e.send("SWAP2BOARD\n7,7\n8,7\n7,9\nDONE");
+    let decision = e.answer();
+    assert!(decision == "SWAP" || parse_move(&decision).0 < 15, "{decision}");
+    e.send("SWAP2BOARD\n7,7\n8,7\n7,9\n8,9\n6,8\nDONE");
+    let decision = e.answer();
+    assert!(decision == "SWAP" || parse_move(&decision).0 < 15, "{decision}");
+    e.send("SWAP2BOARD\n7,7\nDONE");
+    assert!(e.answer().starts_with("ERROR"));
+}
+
+#[test]
+fn scripting_extensions() {
+    let mut e = started(3, 50);
+    e.send("PERFT 9");
+    let mut lines = Vec::new();
+    loop {
+        let line = e.line_within(Duration::from_secs(10)).expect("perft output");
+        let last = line.starts_with("nodes ");
+        lines.push(line);
+        if last {
+            break;
+        }
+    }
+    assert_eq!(lines.last().unwrap(), "nodes 127872");
+    e.send("SHOW");
+    let first = e.line_within(Duration::from_secs(5)).unwrap();
+    assert_eq!(first, "MESSAGE     a b c");
+    for _ in 0..4 {
+        assert!(e.line_within(Duration::from_secs(5)).unwrap().starts_with("MESSAGE "));
+    }
+    e.send("SOLVE");
+    assert!(e.line_within(Duration::from_secs(5)).unwrap().starts_with("MESSAGE value draw best "));
+    e.send("EVAL");
+    assert!(e.line_within(Duration::from_secs(5)).unwrap().starts_with("MESSAGE eval "));
+}
+
+#[test]
+fn progress_messages_follow_the_convention_and_can_be_turned_off() {
+    let mut e = Engine::start();
+    assert_eq!(e.ask("START 15"), "OK");
+    e.send("INFO timeout_turn 200");
+    e.send("BEGIN");
+    let mut saw_message = false;
+    loop {
+        let line = e.line_within(Duration::from_secs(5)).expect("output");
+        if let Some(text) = line.strip_prefix("MESSAGE ") {
+            assert!(
+                text.starts_with("depth ") && text.contains(" ev ") && text.contains(" pv "),
+                "{text}"
+            );
+            saw_message = true;
+        } else {
+            parse_move(&line);
+            break;
+        }
+    }
+    assert!(saw_message);
+    e.send("INFO messages 0");
+    e.send("TURN 0,0");
+    let line = e.line_within(Duration::from_secs(5)).unwrap();
+    parse_move(&line);
+}
+
+#[test]
+fn every_output_line_is_well_formed() {
+    let mut e = started(5, 30);
+    e.send("INFO messages 1");
+    for cmd in ["BEGIN", "TURN 0,0", "SHOW", "EVAL", "PERFT 2", "YXSHOWFORBID", "ABOUT", "BOGUS"] {
+        e.send(cmd);
+    }
+    e.send("END");
+    e.wait_exit(Duration::from_secs(10));
+    while let Some(line) = e.line_within(Duration::from_millis(100)) {
+        assert!(well_formed(&line), "{line:?}");
+    }
+}
