@@ -220,12 +220,47 @@ fn every_kind_of_bad_input_is_answered_and_changes_nothing() {
 }
 
 #[test]
-fn renju_is_refused_at_the_next_move_request_until_it_exists() {
+fn renju_and_caro_are_played_and_unknown_rules_refused() {
+    let mut e = started(15, 50);
+    e.send("INFO rule 3");
+    assert!(e.ask("BEGIN").starts_with("ERROR unsupported rule 3"));
+    for rule in [4, 2, 8, 9, 1, 0] {
+        e.send(&format!("INFO rule {rule}"));
+        assert_eq!(e.ask("RESTART"), "OK");
+        parse_move(&e.ask("BEGIN"));
+    }
+}
+
+#[test]
+fn renju_forbidden_points_are_shown_and_refused() {
+    // From the renju data: black to move, forbidden at j8 and j10 (x 9, y 7 and y 9).
+    let moves = "h9,g9,j9,f11,i10,h11,j11,k12,i8,e11,i11,i7,k10,f10,h8,c13";
     let mut e = started(15, 50);
     e.send("INFO rule 4");
-    assert!(e.ask("BEGIN").starts_with("ERROR unsupported rule 4"));
-    e.send("INFO rule 1");
-    parse_move(&e.ask("BEGIN"));
+    e.send("YXBOARD");
+    for (i, (x, y)) in mnk_engine::notation::parse_moves(moves).unwrap().into_iter().enumerate() {
+        // The engine will be black (to move): black stones are its own.
+        e.send(&format!("{x},{y},{}", if i % 2 == 0 { 1 } else { 2 }));
+    }
+    e.send("DONE");
+    assert_eq!(e.ask("YXSHOWFORBID"), "FORBID 09070909.");
+    // As black the engine never plays there.
+    let answer = parse_move(&e.ask(&format!("BOARD\n{}DONE", board_lines(moves))));
+    assert!(answer != (9, 7) && answer != (9, 9), "{answer:?}");
+    // Under freestyle nothing is forbidden.
+    e.send("INFO rule 0");
+    e.send("YXBOARD\nDONE");
+    assert_eq!(e.ask("YXSHOWFORBID"), "FORBID .");
+}
+
+/// BOARD lines (black = the engine's own, field 1) for a move list with black to move.
+fn board_lines(moves: &str) -> String {
+    mnk_engine::notation::parse_moves(moves)
+        .unwrap()
+        .into_iter()
+        .enumerate()
+        .map(|(i, (x, y))| format!("{x},{y},{}\n", if i % 2 == 0 { 1 } else { 2 }))
+        .collect()
 }
 
 #[test]

@@ -14,6 +14,9 @@ fn naive_rule(rule: Rule) -> NaiveRule {
     match rule {
         Rule::Freestyle => NaiveRule::Freestyle,
         Rule::Standard => NaiveRule::Standard,
+        Rule::Renju => NaiveRule::Renju,
+        Rule::Caro => NaiveRule::Caro,
+        Rule::CaroExact => NaiveRule::CaroExact,
     }
 }
 
@@ -52,16 +55,33 @@ fn random_game<B: Bitboard>(
     let (ox, oy) = (rng.below(g.side() - window + 1), rng.below(g.side() - window + 1));
     let mut seen = Vec::new();
     while naive.outcome == NaiveOutcome::Ongoing {
-        let candidates: Vec<(usize, usize)> = naive
+        let mut candidates: Vec<(usize, usize)> = naive
             .empty_cells()
             .into_iter()
             .filter(|&(x, y)| x >= ox && x < ox + window && y >= oy && y < oy + window)
             .collect();
-        if candidates.is_empty() {
+        // Draw moves until one is legal; every forbidden one must be refused by both boards.
+        let mut chosen = None;
+        while !candidates.is_empty() {
+            let (x, y) = candidates.swap_remove(rng.below(candidates.len()));
+            let forbidden = rule == Rule::Renju
+                && naive.to_move() == 0
+                && g.side() > g.k()
+                && naive.forbidden(x, y, 8);
+            if forbidden {
+                let refused = board.try_play_at(x, y);
+                assert!(
+                    matches!(refused, Err(mnk_engine::board::IllegalMove::Forbidden { .. })),
+                    "({x},{y}) is forbidden after {:?} but the engine says {refused:?}",
+                    naive.moves
+                );
+                continue;
+            }
+            chosen = Some((x, y));
             break;
         }
-        let (x, y) = candidates[rng.below(candidates.len())];
-        board.try_play_at(x, y).expect("the naive board found the cell empty");
+        let Some((x, y)) = chosen else { break };
+        board.try_play_at(x, y).expect("the naive board found the move legal");
         naive.play(x, y);
         assert_same(&board, &naive);
         seen.push(naive.moves.clone());
@@ -134,44 +154,44 @@ fn perft_agrees_with_the_reference_on_gomoku_mid_game_positions() {
     }
 }
 
-/// Positions (found by seeded search over random dense games) where an overline is one move
-/// away, so freestyle and standard perft differ; both cross-checked by the reference.
+/// Positions (found by seeded search over random dense games) where an overline, a renju
+/// forbidden point or a blocked caro five is one or two moves away, so perft under that rule
+/// differs from freestyle; every count is cross-checked by the reference.
 #[test]
-fn freestyle_and_standard_perft_differ_where_an_overline_is_possible() {
+fn perft_under_each_rule_differs_from_freestyle_where_it_should() {
     let mut rng = SplitMix64::new(0x00e7_11e5);
-    let mut differing = 0;
+    let mut differing = [0usize; 5];
     let mut tried = 0;
-    while differing < 6 {
+    while differing[Rule::Standard.index()] < 4
+        || differing[Rule::Renju.index()] < 4
+        || differing[Rule::Caro.index()] < 2
+    {
         tried += 1;
-        assert!(tried < 400, "too few positions with a possible overline");
-        let games = random_game::<Bits256>(&mut rng, Rule::Standard, 7);
-        // Late positions of a dense game are the likeliest to allow an overline.
-        let Some(moves) = games.iter().rev().nth(rng.below(4)) else {
-            continue;
-        };
-        // A standard game may already hold an overline, which ended it under freestyle.
-        if Board::<Bits256>::from_points(Rule::Freestyle, moves).is_err() {
-            continue;
+        assert!(tried < 600, "too few differing positions: {differing:?}");
+        let games = random_game::<Bits256>(&mut rng, Rule::Freestyle, 7);
+        // Late positions of a dense game differ most often.
+        let Some(moves) = games.iter().rev().nth(1 + rng.below(4)) else { continue };
+        let mut counts = [None; 5];
+        for rule in Rule::ALL {
+            // The moves may be illegal or decide the game earlier under another rule.
+            let Ok(mut board) = Board::<Bits256>::from_points(rule, moves) else { continue };
+            if board.outcome().is_decided() {
+                continue;
+            }
+            let mut naive = NaiveBoard::new(15, 5, naive_rule(rule));
+            for &(x, y) in moves {
+                naive.play(x, y);
+            }
+            let depth = 2;
+            let engine = perft(&mut board, depth);
+            assert_eq!(engine, naive.perft(depth), "{rule} perft({depth}) after {moves:?}");
+            counts[rule.index()] = Some(engine);
         }
-        let counts: Vec<(u128, u128)> = Rule::ALL
-            .iter()
-            .map(|&rule| {
-                let mut board = Board::<Bits256>::from_points(rule, moves).unwrap();
-                let mut naive = NaiveBoard::new(15, 5, naive_rule(rule));
-                for &(x, y) in moves {
-                    naive.play(x, y);
-                }
-                if board.outcome().is_decided() || naive.outcome != NaiveOutcome::Ongoing {
-                    return (0, 0);
-                }
-                (perft(&mut board, 2), naive.perft(2))
-            })
-            .collect();
-        for &(engine, naive) in &counts {
-            assert_eq!(engine, naive, "after {moves:?}");
-        }
-        if counts[0].0 != counts[1].0 {
-            differing += 1;
+        let Some(free) = counts[Rule::Freestyle.index()] else { continue };
+        for rule in Rule::ALL {
+            if counts[rule.index()].is_some_and(|n| n != free) {
+                differing[rule.index()] += 1;
+            }
         }
     }
 }

@@ -23,6 +23,7 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign};
 
 use crate::geometry::{Cell, Direction, Geometry};
 use crate::lines::LineTable;
+use crate::pattern::keys::{LineState, NoLines};
 
 mod bits256;
 
@@ -68,6 +69,9 @@ pub trait Bitboard:
     const FULL: Self;
     /// Number of storage bits (16, 32 or 256).
     const STORAGE_BITS: u32;
+    /// The incremental line state boards of this size keep (line keys on 15×15, nothing on
+    /// the small boards).
+    type Lines: LineState<Self>;
 
     /// The set holding only `cell`. `cell` must be a valid index for this size.
     fn from_cell(cell: Cell) -> Self;
@@ -219,6 +223,7 @@ macro_rules! primitive_bitboard {
                 full
             };
             const STORAGE_BITS: u32 = <$ty>::BITS;
+            type Lines = NoLines;
 
             #[inline]
             fn from_cell(cell: Cell) -> Self {

@@ -21,6 +21,7 @@ use arrayvec::ArrayVec;
 use crate::bitboard::Bitboard;
 use crate::geometry::{Cell, Geometry};
 use crate::notation::{self, NotationError};
+use crate::pattern::keys::LineState;
 use crate::rules::Rule;
 use crate::zobrist;
 
@@ -92,6 +93,13 @@ pub enum IllegalMove {
     },
     /// The game is already decided.
     GameOver,
+    /// A renju forbidden point for black.
+    Forbidden {
+        /// Column.
+        x: usize,
+        /// Row.
+        y: usize,
+    },
 }
 
 impl fmt::Display for IllegalMove {
@@ -100,6 +108,7 @@ impl fmt::Display for IllegalMove {
             IllegalMove::OffBoard { x, y } => write!(f, "{x},{y} is off the board"),
             IllegalMove::Occupied { x, y } => write!(f, "{x},{y} is occupied"),
             IllegalMove::GameOver => write!(f, "the game is already decided"),
+            IllegalMove::Forbidden { x, y } => write!(f, "{x},{y} is forbidden for black (renju)"),
         }
     }
 }
@@ -148,6 +157,7 @@ pub struct Board<B: Bitboard> {
     hash: u64,
     outcome: Outcome,
     history: ArrayVec<Cell, MAX_HISTORY>,
+    lines: B::Lines,
 }
 
 impl<B: Bitboard> Board<B> {
@@ -163,6 +173,7 @@ impl<B: Bitboard> Board<B> {
             hash: 0,
             outcome: Outcome::Ongoing,
             history: ArrayVec::new(),
+            lines: B::Lines::new(rule),
         }
     }
 
@@ -221,11 +232,39 @@ impl<B: Bitboard> Board<B> {
         self.occupied().complement()
     }
 
-    /// The cells the side to move may play: every empty cell while the game is on, none once
-    /// it is decided.
-    #[inline(always)]
+    /// The cells the side to move may play: every empty cell while the game is on (minus
+    /// black's forbidden points under renju), none once it is decided.
+    #[inline]
     pub fn legal_moves(&self) -> B {
-        if self.outcome.is_decided() { B::EMPTY } else { self.empty_cells() }
+        if self.outcome.is_decided() {
+            B::EMPTY
+        } else if self.renju_black_to_move() {
+            let empty = self.empty_cells();
+            empty.without(self.forbidden_among(empty))
+        } else {
+            self.empty_cells()
+        }
+    }
+
+    /// Whether black is to move under renju (so forbidden points apply).
+    #[inline(always)]
+    pub fn renju_black_to_move(&self) -> bool {
+        self.rule == Rule::Renju && self.side_to_move == Color::Black
+    }
+
+    /// Black's renju-forbidden cells among the empty `candidates` (regardless of whose turn
+    /// it is; none under other rules or on the small boards).
+    pub fn forbidden_among(&self, candidates: B) -> B {
+        if self.rule != Rule::Renju {
+            return B::EMPTY;
+        }
+        self.lines.renju_forbidden(self.stones[0], self.stones[1], candidates & self.empty_cells())
+    }
+
+    /// The incremental line state (line keys on 15×15).
+    #[inline(always)]
+    pub fn lines(&self) -> &B::Lines {
+        &self.lines
     }
 
     /// The Zobrist hash of the stones.
@@ -284,6 +323,10 @@ impl<B: Bitboard> Board<B> {
             let (x, y) = g.xy(cell);
             return Err(IllegalMove::Occupied { x, y });
         }
+        if self.renju_black_to_move() && !self.forbidden_among(B::from_cell(cell)).is_empty() {
+            let (x, y) = g.xy(cell);
+            return Err(IllegalMove::Forbidden { x, y });
+        }
         Ok(())
     }
 
@@ -321,8 +364,10 @@ impl<B: Bitboard> Board<B> {
         self.stones[side.index()] = own;
         self.hash ^= zobrist::key(side, cell);
         self.history.push(cell);
+        self.lines.place(cell, side);
         self.side_to_move = side.opponent();
-        self.outcome = if self.rule.is_win_through(own, cell) {
+        let opp = self.stones[side.opponent().index()];
+        self.outcome = if self.rule.is_win_through(own, opp, cell, side) {
             Outcome::Win(side)
         } else if self.history.len() == B::GEOMETRY.cells() {
             Outcome::Draw
@@ -347,6 +392,7 @@ impl<B: Bitboard> Board<B> {
         self.side_to_move = side;
         self.stones[side.index()] ^= B::from_cell(cell);
         self.hash ^= zobrist::key(side, cell);
+        self.lines.remove(cell);
         // A move was played from the previous position, so it was undecided.
         self.outcome = Outcome::Ongoing;
         debug_assert!(self.is_consistent(), "inconsistent after undo\n{self}");
@@ -372,14 +418,19 @@ impl<B: Bitboard> Board<B> {
             hash ^= zobrist::key(color, cell);
             color = color.opponent();
         }
-        if hash != self.hash || color != self.side_to_move {
+        if hash != self.hash
+            || color != self.side_to_move
+            || !self.lines.matches(self.rule, self.stones[0], self.stones[1])
+        {
             return false;
         }
         let expected = match self.history.last() {
             None => Outcome::Ongoing,
             Some(&last) => {
                 let mover = self.side_to_move.opponent();
-                if self.rule.is_win_through(self.stones[mover.index()], last) {
+                let (own, opp) =
+                    (self.stones[mover.index()], self.stones[mover.opponent().index()]);
+                if self.rule.is_win_through(own, opp, last, mover) {
                     Outcome::Win(mover)
                 } else if self.history.len() == g.cells() {
                     Outcome::Draw

@@ -13,10 +13,9 @@ pub const NEIGHBOURHOOD: i32 = 2;
 
 /// The cells worth searching for the side to move (a subset of the legal moves).
 pub fn candidates<B: Bitboard>(board: &Board<B>) -> B {
-    let legal = board.legal_moves();
     let g = B::GEOMETRY;
-    if g.lines_span_board() || legal.is_empty() {
-        return legal;
+    if g.lines_span_board() || board.outcome().is_decided() {
+        return board.legal_moves();
     }
     let occupied = board.occupied();
     if occupied.is_empty() {
@@ -27,7 +26,15 @@ pub fn candidates<B: Bitboard>(board: &Board<B>) -> B {
     for _ in 0..NEIGHBOURHOOD {
         near = dilate(near);
     }
-    near & legal
+    let near = near.without(occupied);
+    if board.renju_black_to_move() {
+        // Forbidden points are looked for only among the candidates.
+        let allowed = near.without(board.forbidden_among(near));
+        // A forbidden-only neighbourhood (rare): any legal move will do.
+        if allowed.is_empty() { board.legal_moves() } else { allowed }
+    } else {
+        near
+    }
 }
 
 /// The set plus every cell one step away from it in any of the 8 compass directions.

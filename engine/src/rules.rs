@@ -1,22 +1,25 @@
-//! Game rules: what makes a win.
+//! Game rules: what makes a win, and which moves are allowed.
 //!
-//! | rule        | a line of k wins        | a longer line (overline)      |
-//! |-------------|-------------------------|-------------------------------|
-//! | `Freestyle` | yes                     | wins                          |
-//! | `Standard`  | yes                     | neither wins nor ends the game|
+//! | rule        | protocol | five wins | overline (6+)            | other                         |
+//! |-------------|----------|-----------|--------------------------|-------------------------------|
+//! | `Freestyle` | 0        | yes       | wins                     |                               |
+//! | `Standard`  | 1        | yes       | neither wins nor ends    |                               |
+//! | `Renju`     | 2, 4     | yes       | white: wins; black: forbidden | black's double-four and double-three are forbidden ([`crate::renju`]) |
+//! | `Caro`      | 8        | unless both ends are blocked by the opponent | wins (same condition) | |
+//! | `CaroExact` | 9        | unless both ends are blocked by the opponent | neither wins nor ends | |
 //!
-//! Renju (black's forbidden points) and Caro (a five blocked at both ends does not win) are
-//! added with the pattern tables; the win test below is the single place that decides a
-//! game, so they plug in here.
-//!
-//! On boards whose side equals k (3×3, 5×5) every line spans the board, so an overline is
-//! impossible and the rules coincide; the test then uses the generated line masks through the
-//! last stone. On 15×15 it measures the run through the last stone in each direction.
+//! The win test below is the single place that decides a game. On boards whose side equals
+//! k (3×3, 5×5) every line spans the board, so overlines and blocked ends cannot occur and
+//! all rules coincide; the test then uses the generated line masks through the last stone.
+//! On 15×15 it measures the run through the last stone in each direction. Renju's forbidden
+//! points need the line patterns, which only 15×15 boards keep; on the small boards renju
+//! forbids nothing.
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::bitboard::Bitboard;
+use crate::board::Color;
 use crate::geometry::{Cell, Direction};
 
 /// The rule deciding which lines win.
@@ -27,52 +30,98 @@ pub enum Rule {
     Freestyle,
     /// Exactly five (k) in a row wins; an overline neither wins nor ends the game.
     Standard,
+    /// Renju: black wins only with exactly five and may not make an overline, a double four
+    /// or a double three; white wins with five or more.
+    Renju,
+    /// Caro: five or more wins unless both ends are blocked by opponent stones.
+    Caro,
+    /// Caro with exactly five.
+    CaroExact,
 }
 
 impl Rule {
-    /// Every rule, in protocol order.
-    pub const ALL: [Rule; 2] = [Rule::Freestyle, Rule::Standard];
+    /// Every rule.
+    pub const ALL: [Rule; 5] =
+        [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroExact];
+
+    /// A dense index (0..5) for per-rule tables.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
 
     /// The rule's lower-case name, as the command line spells it.
     pub const fn name(self) -> &'static str {
         match self {
             Rule::Freestyle => "freestyle",
             Rule::Standard => "standard",
+            Rule::Renju => "renju",
+            Rule::Caro => "caro",
+            Rule::CaroExact => "caro-exact",
         }
     }
 
-    /// Whether the stones `own` (which include `cell`) hold a winning line through `cell`.
-    ///
-    /// `own` must not already hold a winning line elsewhere that excludes `cell` — the game
-    /// would have ended — but the test only looks through `cell` anyway.
+    /// The rule of a Gomocup `INFO rule` bitmask (0, 1, 2, 4, 8, 9), if mnk plays it.
+    pub const fn from_protocol(code: u32) -> Option<Rule> {
+        match code {
+            0 => Some(Rule::Freestyle),
+            1 => Some(Rule::Standard),
+            2 | 4 => Some(Rule::Renju),
+            8 => Some(Rule::Caro),
+            9 => Some(Rule::CaroExact),
+            _ => None,
+        }
+    }
+
+    /// Whether a run of `len` stones of `color` with end cells blocked by the opponent
+    /// (`blocked_both`) wins, for win length `k`.
+    #[inline(always)]
+    const fn run_wins(self, len: usize, k: usize, color: Color, blocked_both: bool) -> bool {
+        match self {
+            Rule::Freestyle => len >= k,
+            Rule::Standard => len == k,
+            Rule::Renju => match color {
+                Color::Black => len == k,
+                Color::White => len >= k,
+            },
+            Rule::Caro => len >= k && !blocked_both,
+            Rule::CaroExact => len == k && !blocked_both,
+        }
+    }
+
+    /// Whether the stones `own` of `color` (which include `cell`) hold a winning line through
+    /// `cell`; `opp` are the opponent's stones (they matter for caro's blocked ends).
     #[inline]
-    pub fn is_win_through<B: Bitboard>(self, own: B, cell: Cell) -> bool {
+    pub fn is_win_through<B: Bitboard>(self, own: B, opp: B, cell: Cell, color: Color) -> bool {
         let g = B::GEOMETRY;
         if g.lines_span_board() {
-            // Every line spans the board: no overline exists, all rules agree.
+            // Every line spans the board: no overline or blocked end exists.
             B::line_table().through(cell).iter().any(|&m| own & m == m)
         } else {
             let k = g.k();
             Direction::ALL.into_iter().any(|dir| {
-                let run = run_length(own, cell, dir, k + 1);
-                match self {
-                    Rule::Freestyle => run >= k,
-                    Rule::Standard => run == k,
+                let run = run_through(own, cell, dir, k + 1);
+                if run.len < k {
+                    return false;
                 }
+                let blocked_both = matches!(self, Rule::Caro | Rule::CaroExact)
+                    && run.before.is_some_and(|c| opp.contains(c))
+                    && run.after.is_some_and(|c| opp.contains(c));
+                self.run_wins(run.len, k, color, blocked_both)
             })
         }
     }
-}
 
-impl Rule {
-    /// The empty cells where one more stone of `own` would win: the "fives" a player
-    /// threatens. `empty` is the set of empty cells.
+    /// The empty cells where one more stone of `own` (of `color`) would win: the fives a
+    /// player threatens. `opp` are the opponent's stones.
     ///
     /// On boards whose lines span the board this scans the line masks; on 15×15 it matches,
     /// for each direction and each position of the gap, the window of k cells with
-    /// shift-ands over the whole board (and, under `Standard`, requires the cells just past
-    /// the window not to be `own`, so the line is exactly k).
-    pub fn winning_cells<B: Bitboard>(self, own: B, empty: B) -> B {
+    /// shift-ands over the whole board (and, where exactly five wins, requires the cells
+    /// just past the window not to be `own`). Caro's blocked fives are then filtered out by
+    /// the win test.
+    pub fn winning_cells<B: Bitboard>(self, own: B, opp: B, color: Color) -> B {
+        let empty = (own | opp).complement();
         let g = B::GEOMETRY;
         let k = g.k();
         let mut wins = B::EMPTY;
@@ -85,6 +134,12 @@ impl Rule {
             }
             return wins;
         }
+        assert!(k <= MAX_K, "winning_cells supports k up to {MAX_K}");
+        let exact = match self {
+            Rule::Freestyle | Rule::Caro => false,
+            Rule::Standard | Rule::CaroExact => true,
+            Rule::Renju => color == Color::Black,
+        };
         for dir in Direction::ALL {
             // shifted[i + k] = own moved by i steps, for i in −k..=k: cell p of
             // `shifted[i + k]` is set when p − i·dir holds an own stone.
@@ -103,11 +158,18 @@ impl Rule {
                         hits &= shifted[k + j - i];
                     }
                 }
-                if self == Rule::Standard {
+                if exact {
                     // Cells p − (j+1)·dir and p + (k−j)·dir must not be own.
                     hits = hits.without(shifted[k + j + 1]).without(shifted[j]);
                 }
                 wins |= hits;
+            }
+        }
+        if matches!(self, Rule::Caro | Rule::CaroExact) {
+            for cell in wins.iter() {
+                if !self.is_win_through(own.with(cell), opp, cell, color) {
+                    wins = wins.without(B::from_cell(cell));
+                }
             }
         }
         wins
@@ -117,28 +179,48 @@ impl Rule {
 /// The largest win length supported by [`Rule::winning_cells`].
 const MAX_K: usize = 5;
 
-/// Length of the run of `own` stones through `cell` along `dir` (counting `cell`, which must
-/// be in `own`), capped at `cap`.
+/// A run of stones through a cell along one direction.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// Stones in the run (capped).
+    pub len: usize,
+    /// The cell just before the run (backwards), if on the board.
+    pub before: Option<Cell>,
+    /// The cell just after the run (forwards), if on the board.
+    pub after: Option<Cell>,
+}
+
+/// The run of `own` stones through `cell` along `dir` (counting `cell`, which must be in
+/// `own`), its length capped at `cap`, with the cells just past both ends.
 #[inline]
-pub fn run_length<B: Bitboard>(own: B, cell: Cell, dir: Direction, cap: usize) -> usize {
+pub fn run_through<B: Bitboard>(own: B, cell: Cell, dir: Direction, cap: usize) -> Run {
     let g = B::GEOMETRY;
     let step = dir.bit_offset(g.stride()) as usize;
     let limit = g.stride() * g.side();
-    let mut run = 1;
+    let mut len = 1;
     // Forwards: guard bits stop horizontal and diagonal runs at the right edge; `limit` the
     // bottom.
     let mut i = cell.index() + step;
-    while run < cap && i < limit && own.contains(Cell::from_index(i as u8)) {
-        run += 1;
+    while len < cap && i < limit && own.contains(Cell::from_index(i as u8)) {
+        len += 1;
         i += step;
     }
+    let after = (i < limit).then(|| Cell::from_index(i as u8)).filter(|&c| g.is_on_board(c));
     // Backwards: guard bits stop runs at the left edge; index underflow the top.
     let mut i = cell.index();
-    while run < cap && i >= step && own.contains(Cell::from_index((i - step) as u8)) {
-        run += 1;
+    while len < cap && i >= step && own.contains(Cell::from_index((i - step) as u8)) {
+        len += 1;
         i -= step;
     }
-    run
+    let before =
+        (i >= step).then(|| Cell::from_index((i - step) as u8)).filter(|&c| g.is_on_board(c));
+    Run { len, before, after }
+}
+
+/// Length of the run of `own` stones through `cell` along `dir`, capped at `cap`.
+#[inline]
+pub fn run_length<B: Bitboard>(own: B, cell: Cell, dir: Direction, cap: usize) -> usize {
+    run_through(own, cell, dir, cap).len
 }
 
 impl fmt::Display for Rule {
@@ -153,7 +235,11 @@ pub struct UnknownRule(pub String);
 
 impl fmt::Display for UnknownRule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown rule '{}' (expected freestyle or standard)", self.0)
+        write!(
+            f,
+            "unknown rule '{}' (expected freestyle, standard, renju, caro or caro-exact)",
+            self.0
+        )
     }
 }
 
@@ -172,6 +258,7 @@ impl FromStr for Rule {
 mod tests {
     use super::*;
     use crate::bitboard::Bits256;
+    use crate::board::Color;
 
     fn row(xs: &[usize], y: usize) -> Bits256 {
         let g = Bits256::GEOMETRY;
@@ -183,7 +270,10 @@ mod tests {
         let g = Bits256::GEOMETRY;
         let five = row(&[3, 4, 5, 6, 7], 2);
         for rule in Rule::ALL {
-            assert!(rule.is_win_through(five, g.cell(5, 2).unwrap()), "{rule}");
+            assert!(
+                rule.is_win_through(five, Bits256::EMPTY, g.cell(5, 2).unwrap(), Color::Black),
+                "{rule}"
+            );
         }
     }
 
@@ -192,8 +282,13 @@ mod tests {
         let g = Bits256::GEOMETRY;
         let six = row(&[0, 1, 2, 3, 4, 5], 14);
         let last = g.cell(2, 14).unwrap();
-        assert!(Rule::Freestyle.is_win_through(six, last));
-        assert!(!Rule::Standard.is_win_through(six, last));
+        let e = Bits256::EMPTY;
+        assert!(Rule::Freestyle.is_win_through(six, e, last, Color::Black));
+        assert!(!Rule::Standard.is_win_through(six, e, last, Color::Black));
+        assert!(!Rule::Renju.is_win_through(six, e, last, Color::Black));
+        assert!(Rule::Renju.is_win_through(six, e, last, Color::White));
+        assert!(Rule::Caro.is_win_through(six, e, last, Color::White));
+        assert!(!Rule::CaroExact.is_win_through(six, e, last, Color::White));
     }
 
     #[test]
@@ -202,26 +297,42 @@ mod tests {
         // Three at the end of row 4 and two at the start of row 5 are not five in a row.
         let stones = row(&[12, 13, 14], 4) | row(&[0, 1], 5);
         assert_eq!(run_length(stones, g.cell(14, 4).unwrap(), Direction::East, 9), 3);
-        assert!(!Rule::Freestyle.is_win_through(stones, g.cell(0, 5).unwrap()));
+        assert!(!Rule::Freestyle.is_win_through(
+            stones,
+            Bits256::EMPTY,
+            g.cell(0, 5).unwrap(),
+            Color::Black
+        ));
         // Anti-diagonal from the right edge down-left.
         let diag = [(14, 0), (13, 1), (12, 2), (11, 3), (10, 4)]
             .iter()
             .fold(Bits256::EMPTY, |b, &(x, y)| b.with(g.cell(x, y).unwrap()));
-        assert!(Rule::Standard.is_win_through(diag, g.cell(14, 0).unwrap()));
+        assert!(Rule::Standard.is_win_through(
+            diag,
+            Bits256::EMPTY,
+            g.cell(14, 0).unwrap(),
+            Color::Black
+        ));
     }
 
     #[test]
     fn small_boards_win_with_a_full_line() {
         let diag = u16::from_picture("x . .\n. x .\n. . x").unwrap();
         let g = u16::GEOMETRY;
-        assert!(Rule::Standard.is_win_through(diag, g.cell(1, 1).unwrap()));
+        for rule in Rule::ALL {
+            assert!(rule.is_win_through(diag, 0, g.cell(1, 1).unwrap(), Color::White));
+        }
         let bent = u16::from_picture("x . .\n. x .\n. x .").unwrap();
-        assert!(!Rule::Freestyle.is_win_through(bent, g.cell(1, 1).unwrap()));
+        assert!(!Rule::Freestyle.is_win_through(bent, 0, g.cell(1, 1).unwrap(), Color::Black));
     }
 
     /// Slow reference: try every empty cell and ask the win test.
-    fn winning_cells_by_trial<B: Bitboard>(rule: Rule, own: B, empty: B) -> B {
-        empty.iter().filter(|&c| rule.is_win_through(own.with(c), c)).fold(B::EMPTY, Bitboard::with)
+    fn winning_cells_by_trial<B: Bitboard>(rule: Rule, own: B, opp: B, color: Color) -> B {
+        (own | opp)
+            .complement()
+            .iter()
+            .filter(|&c| rule.is_win_through(own.with(c), opp, c, color))
+            .fold(B::EMPTY, Bitboard::with)
     }
 
     fn winning_cells_match_trial<B: Bitboard>(seed: u64, density: usize) {
@@ -235,14 +346,15 @@ mod tests {
                     _ => {}
                 }
             }
-            let empty = (own | other).complement();
             for rule in Rule::ALL {
-                assert_eq!(
-                    rule.winning_cells(own, empty),
-                    winning_cells_by_trial(rule, own, empty),
-                    "{rule}\n{}",
-                    own.picture()
-                );
+                for color in [Color::Black, Color::White] {
+                    assert_eq!(
+                        rule.winning_cells(own, other, color),
+                        winning_cells_by_trial(rule, own, other, color),
+                        "{rule} {color:?}\n{}",
+                        own.picture()
+                    );
+                }
             }
         }
     }
@@ -253,6 +365,37 @@ mod tests {
         winning_cells_match_trial::<u32>(2, 3);
         winning_cells_match_trial::<Bits256>(3, 3);
         winning_cells_match_trial::<Bits256>(4, 4);
+    }
+
+    #[test]
+    fn caro_five_blocked_at_both_ends_does_not_win() {
+        let g = Bits256::GEOMETRY;
+        let five = row(&[3, 4, 5, 6, 7], 2);
+        let cell = g.cell(5, 2).unwrap();
+        let one_end = row(&[2], 2);
+        let both_ends = row(&[2, 8], 2);
+        assert!(Rule::Caro.is_win_through(five, one_end, cell, Color::Black));
+        assert!(!Rule::Caro.is_win_through(five, both_ends, cell, Color::Black));
+        assert!(Rule::Freestyle.is_win_through(five, both_ends, cell, Color::Black));
+        // At the edge, the wall does not block.
+        let edge_five = row(&[0, 1, 2, 3, 4], 6);
+        assert!(Rule::Caro.is_win_through(
+            edge_five,
+            row(&[5], 6),
+            g.cell(0, 6).unwrap(),
+            Color::White
+        ));
+    }
+
+    #[test]
+    fn protocol_codes_map_to_rules() {
+        assert_eq!(Rule::from_protocol(0), Some(Rule::Freestyle));
+        assert_eq!(Rule::from_protocol(1), Some(Rule::Standard));
+        assert_eq!(Rule::from_protocol(2), Some(Rule::Renju));
+        assert_eq!(Rule::from_protocol(4), Some(Rule::Renju));
+        assert_eq!(Rule::from_protocol(8), Some(Rule::Caro));
+        assert_eq!(Rule::from_protocol(9), Some(Rule::CaroExact));
+        assert_eq!(Rule::from_protocol(3), None);
     }
 
     #[test]

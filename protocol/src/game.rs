@@ -98,6 +98,16 @@ impl Game {
         with_game!(self, b => b.undo().map(|c| xy_of(b, c)))
     }
 
+    /// Black's renju forbidden points (empty unless the rule is renju), sorted by column,
+    /// then row.
+    pub fn forbidden_points(&self) -> Vec<Point> {
+        let mut points: Vec<Point> = with_game!(self, b => {
+            b.forbidden_among(b.empty_cells()).iter().map(|c| xy_of(b, c)).collect()
+        });
+        points.sort_unstable();
+        points
+    }
+
     /// The same moves replayed under `rule`.
     pub fn with_rule(&self, rule: Rule) -> Result<Game, IllegalMove> {
         let mut game = Game::new(self.size(), rule);

@@ -176,17 +176,12 @@ impl Default for Settings {
 impl Settings {
     /// The rule the `rule` code stands for, or an explanation why it cannot be played.
     pub fn rule(&self) -> Result<Rule, String> {
-        match self.rule_code {
-            0 => Ok(Rule::Freestyle),
-            1 => Ok(Rule::Standard),
-            2 | 4 => {
-                Err(format!("unsupported rule {} (renju is not implemented yet)", self.rule_code))
-            }
-            8 | 9 => {
-                Err(format!("unsupported rule {} (caro is not implemented yet)", self.rule_code))
-            }
-            other => Err(format!("unsupported rule {other}")),
-        }
+        Rule::from_protocol(self.rule_code).ok_or_else(|| {
+            format!(
+                "unsupported rule {} (0 freestyle, 1 standard, 2/4 renju, 8/9 caro)",
+                self.rule_code
+            )
+        })
     }
 
     /// The clock for the next move.
@@ -278,8 +273,7 @@ impl Session {
             // Only meaningful while thinking, which the driver handles; ignored when idle.
             Command::Stop => Reply(vec![]),
             Command::YxShowForbid => Reply(vec![match &self.game {
-                // No rule implemented so far forbids any point.
-                Some(_) => Response::Forbid(vec![]),
+                Some(game) => Response::Forbid(game.forbidden_points()),
                 None => no_game(),
             }]),
             Command::Swap2Board(points) => self.swap2(points),
@@ -732,9 +726,12 @@ mod tests {
         );
         assert!(matches!(&reply(&mut s, Command::Begin)[..], [Response::Error(_)]));
         reply(&mut s, Command::Start { width: 15, height: 15 });
-        reply(&mut s, Command::Info { key: "rule".into(), value: "4".into() });
+        reply(&mut s, Command::Info { key: "rule".into(), value: "3".into() });
         let lines = reply(&mut s, Command::Begin);
-        assert!(matches!(&lines[..], [Response::Error(e)] if e.contains("renju")), "{lines:?}");
+        assert!(
+            matches!(&lines[..], [Response::Error(e)] if e.contains("unsupported rule 3")),
+            "{lines:?}"
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign};
 use super::Bitboard;
 use crate::geometry::{Cell, Geometry};
 use crate::lines::LineTable;
+use crate::pattern::keys::LineKeys;
 
 /// A 256-bit set in four little-endian `u64` limbs; the 15×15 bitboard.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
@@ -115,6 +116,7 @@ impl Bitboard for Bits256 {
     const EMPTY: Self = Bits256([0; 4]);
     const FULL: Self = Bits256::full();
     const STORAGE_BITS: u32 = 256;
+    type Lines = LineKeys;
 
     #[inline(always)]
     fn from_cell(cell: Cell) -> Self {

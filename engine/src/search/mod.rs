@@ -182,10 +182,10 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     /// opponent's threat, else the first candidate in the static ordering.
     fn fallback_move(&self) -> Cell {
         let color = self.board.side_to_move();
-        let empty = self.board.empty_cells();
         let rule = self.board.rule();
-        let own_wins = rule.winning_cells(self.board.stones(color), empty);
-        let threats = rule.winning_cells(self.board.stones(color.opponent()), empty);
+        let (own, opp) = (self.board.stones(color), self.board.stones(color.opponent()));
+        let own_wins = rule.winning_cells(own, opp, color);
+        let threats = rule.winning_cells(opp, own, color.opponent()) & self.board.legal_moves();
         own_wins
             .lowest()
             .or_else(|| threats.lowest())
@@ -301,15 +301,21 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         let empty = self.board.empty_cells();
         let rule = self.board.rule();
 
-        // 2. Immediate win.
-        if let Some(win) = rule.winning_cells(own, empty).lowest() {
+        // 2. Immediate win (a five is never forbidden).
+        if let Some(win) = rule.winning_cells(own, opp, color).lowest() {
             self.pv[ply][ply] = win;
             self.pv_len[ply] = ply + 1;
             return win_in(ply + 1);
         }
 
-        // 3. Opponent threats: two cannot both be blocked.
-        let threats = rule.winning_cells(opp, empty);
+        // 3. Opponent threats: two cannot both be blocked, nor one on a forbidden point.
+        let mut threats = rule.winning_cells(opp, own, color.opponent());
+        if threats.count() == 1 && self.board.renju_black_to_move() {
+            threats = threats.without(self.board.forbidden_among(threats));
+            if threats.is_empty() {
+                return loss_in(ply + 2);
+            }
+        }
         if threats.count() >= 2 {
             self.pv[ply][ply] = threats.lowest().expect("two threats");
             self.pv_len[ply] = ply + 1;

@@ -15,7 +15,7 @@ use mnk_engine::{BoardSize, with_board_size};
 use super::CliError;
 use super::args::{Options, UsageError};
 
-pub(crate) const USAGE: &str = "pbrain-mnk perft --size 3|5|15 --depth D [--rule freestyle|standard] \
+pub(crate) const USAGE: &str = "pbrain-mnk perft --size 3|5|15 --depth D [--rule freestyle|standard|renju|caro|caro-exact] \
 [--moves \"<moves>\"] [--divide] [--threads N]";
 
 /// Runs the subcommand with its arguments.

@@ -1,0 +1,80 @@
+//! Renju forbidden points against `shared/data/renju-forbid-dev.txt`: every position, every
+//! point, exactly; the naive reference agrees too.
+
+mod reference;
+
+use mnk_engine::bitboard::{Bitboard, Bits256};
+use mnk_engine::board::{Board, Color};
+use mnk_engine::notation::parse_moves;
+use mnk_engine::rules::Rule;
+use reference::{NaiveBoard, NaiveRule};
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/renju-forbid-dev.txt");
+
+struct Case {
+    moves: String,
+    forbidden: Vec<String>,
+}
+
+fn cases() -> Vec<Case> {
+    let text = std::fs::read_to_string(DATA).unwrap_or_else(|e| panic!("cannot read {DATA}: {e}"));
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|line| {
+            let mut moves = None;
+            let mut forbidden = None;
+            for field in line.split_whitespace() {
+                if let Some(m) = field.strip_prefix("moves=") {
+                    moves = Some(m.to_string());
+                } else if let Some(f) = field.strip_prefix("forbid=") {
+                    forbidden = Some(if f == "-" {
+                        vec![]
+                    } else {
+                        f.split(',').map(str::to_string).collect()
+                    });
+                }
+            }
+            Case { moves: moves.expect("moves="), forbidden: forbidden.expect("forbid=") }
+        })
+        .collect()
+}
+
+/// Points as the file writes them: sorted by column, then row.
+fn names(cells: impl Iterator<Item = (usize, usize)>) -> Vec<String> {
+    let mut points: Vec<(usize, usize)> = cells.collect();
+    points.sort_unstable();
+    points.iter().map(|&(x, y)| format!("{}{}", (b'a' + x as u8) as char, y + 1)).collect()
+}
+
+#[test]
+fn engine_forbidden_points_match_every_position_of_the_data_file() {
+    let cases = cases();
+    assert!(cases.len() >= 500, "{} positions", cases.len());
+    let g = Bits256::GEOMETRY;
+    let mut with_points = 0;
+    for case in &cases {
+        let board = Board::<Bits256>::from_notation(Rule::Renju, &case.moves)
+            .unwrap_or_else(|e| panic!("{}: {e}", case.moves));
+        assert_eq!(board.side_to_move(), Color::Black);
+        let forbidden = board.forbidden_among(board.empty_cells());
+        let got = names(forbidden.iter().map(|c| g.xy(c)));
+        assert_eq!(got, case.forbidden, "moves={}", case.moves);
+        // Legal moves are exactly the empty cells that are not forbidden.
+        assert_eq!(board.legal_moves(), board.empty_cells().without(forbidden));
+        with_points += usize::from(!got.is_empty());
+    }
+    assert!(with_points > 250, "{with_points} positions have forbidden points");
+}
+
+#[test]
+fn the_naive_reference_agrees_with_the_data_file() {
+    for case in cases().iter().step_by(5) {
+        let mut naive = NaiveBoard::new(15, 5, NaiveRule::Renju);
+        for (x, y) in parse_moves(&case.moves).unwrap() {
+            naive.play(x, y);
+        }
+        let empty = naive.empty_cells();
+        let forbidden = empty.into_iter().filter(|&(x, y)| naive.forbidden(x, y, 8));
+        assert_eq!(names(forbidden), case.forbidden, "moves={}", case.moves);
+    }
+}
