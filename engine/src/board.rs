@@ -374,7 +374,7 @@ impl<B: Bitboard> Board<B> {
         } else {
             Outcome::Ongoing
         };
-        debug_assert!(self.is_consistent(), "inconsistent after play\n{self}");
+        debug_assert!(self.debug_check(), "inconsistent after play\n{self}");
         self.outcome
     }
 
@@ -395,12 +395,31 @@ impl<B: Bitboard> Board<B> {
         self.lines.remove(cell);
         // A move was played from the previous position, so it was undecided.
         self.outcome = Outcome::Ongoing;
-        debug_assert!(self.is_consistent(), "inconsistent after undo\n{self}");
+        debug_assert!(self.debug_check(), "inconsistent after undo\n{self}");
         cell
+    }
+
+    /// The check debug builds run after every make and unmake: everything but the line
+    /// keys always, and the full [`Board::is_consistent`] (which rebuilds the line keys) on a
+    /// deterministic sample of one position in `FULL_CHECK_SAMPLE`, chosen by hash, so
+    /// search-heavy debug runs stay fast while every kind of position gets checked.
+    fn debug_check(&self) -> bool {
+        const FULL_CHECK_SAMPLE: u64 = 64;
+        if self.hash % FULL_CHECK_SAMPLE == 0 {
+            self.is_consistent()
+        } else {
+            self.is_consistent_except_lines()
+        }
     }
 
     /// Recomputes everything from the history and compares it with the incremental state.
     pub fn is_consistent(&self) -> bool {
+        self.is_consistent_except_lines()
+            && self.lines.matches(self.rule, self.stones[0], self.stones[1])
+    }
+
+    /// [`Board::is_consistent`] without rebuilding the line keys.
+    fn is_consistent_except_lines(&self) -> bool {
         let g = B::GEOMETRY;
         let [black, white] = self.stones;
         if !(black & white).is_empty()
@@ -418,10 +437,7 @@ impl<B: Bitboard> Board<B> {
             hash ^= zobrist::key(color, cell);
             color = color.opponent();
         }
-        if hash != self.hash
-            || color != self.side_to_move
-            || !self.lines.matches(self.rule, self.stones[0], self.stones[1])
-        {
+        if hash != self.hash || color != self.side_to_move {
             return false;
         }
         let expected = match self.history.last() {

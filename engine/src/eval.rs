@@ -8,6 +8,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;
+use crate::pattern::keys::LineState;
 use crate::search::score::{MAX_EVAL, Score};
 
 /// Worth of a window holding n stones of one colour and none of the other, n = 0..=5.
@@ -17,8 +18,16 @@ pub const WINDOW_WEIGHT: [Score; 6] = [0, 1, 6, 40, 300, 0];
 /// Bonus for having the move, in the same units.
 pub const TEMPO: Score = 3;
 
-/// The evaluation of `board` for the side to move.
+/// The evaluation of `board` for the side to move. On 15×15 it is the difference of the
+/// two sides' pattern potentials, kept incrementally by the line keys
+/// ([`crate::pattern::keys::PATTERN_POTENTIAL`]); on the small boards it counts windows.
 pub fn evaluate<B: Bitboard>(board: &Board<B>) -> Score {
+    let side = board.side_to_move();
+    if let (Some(me), Some(them)) =
+        (board.lines().potential(side), board.lines().potential(side.opponent()))
+    {
+        return (TEMPO + me - them).clamp(-MAX_EVAL, MAX_EVAL);
+    }
     let me = board.stones(board.side_to_move());
     let them = board.stones(board.side_to_move().opponent());
     let mut score = TEMPO;
@@ -43,6 +52,13 @@ mod tests {
     fn the_empty_board_is_worth_the_tempo() {
         assert_eq!(evaluate(&Board::<u32>::new(Rule::Freestyle)), TEMPO);
         assert_eq!(evaluate(&Board::<Bits256>::new(Rule::Freestyle)), TEMPO);
+    }
+
+    #[test]
+    fn gomoku_evaluation_favours_the_side_with_the_open_three() {
+        // Black h8 i8 j8 (an open three), white two scattered stones, white to move.
+        let board = Board::<Bits256>::from_notation(Rule::Freestyle, "h8a1i8a15j8").unwrap();
+        assert!(evaluate(&board) < -100, "{}", evaluate(&board));
     }
 
     #[test]

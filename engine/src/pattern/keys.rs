@@ -31,6 +31,12 @@ pub trait LineState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'stati
     /// Black's renju-forbidden cells among the empty `candidates` (none on boards without
     /// line patterns).
     fn renju_forbidden(&self, black: B, white: B, candidates: B) -> B;
+    /// The four patterns (one per direction) a stone of `color` would make on the empty
+    /// `cell`, if this board keeps patterns.
+    fn cell_patterns(&self, cell: Cell, color: Color) -> Option<[Pattern; 4]>;
+    /// The incremental pattern evaluation for `color` (the sum over empty cells of what its
+    /// stone would make there), if this board keeps patterns.
+    fn potential(&self, color: Color) -> Option<i32>;
 }
 
 /// No line state (boards whose lines span the board).
@@ -52,6 +58,14 @@ impl<B: Bitboard> LineState<B> for NoLines {
     #[inline(always)]
     fn renju_forbidden(&self, _: B, _: B, _: B) -> B {
         B::EMPTY
+    }
+    #[inline(always)]
+    fn cell_patterns(&self, _: Cell, _: Color) -> Option<[Pattern; 4]> {
+        None
+    }
+    #[inline(always)]
+    fn potential(&self, _: Color) -> Option<i32> {
+        None
     }
 }
 
@@ -84,11 +98,35 @@ static NEIGHBOURS: LazyLock<Neighbours> = LazyLock::new(|| {
     Neighbours { cells }
 });
 
-/// The line keys of a 15×15 board.
+/// Worth of one direction's pattern on an empty cell, for the colour that could play there
+/// (the evaluation sums these over every empty cell), indexed by `Pattern as usize`.
+pub const PATTERN_POTENTIAL: [i32; 12] = [
+    0,   // Dead
+    0,   // Overline
+    1,   // B1
+    2,   // F1
+    4,   // B2
+    10,  // F2
+    12,  // B3
+    40,  // F3
+    45,  // B4
+    120, // F4
+    120, // DoubleFour
+    300, // Five
+];
+
+/// The line keys of a 15×15 board, with the patterns they stand for and the evaluation
+/// sums, all kept up to date by make and unmake.
 #[derive(Clone)]
 pub struct LineKeys {
     /// `keys[cell][direction]`.
     keys: Box<[[u32; 4]; SLOTS]>,
+    /// `pairs[cell][direction]` = the table entry of the key (black's and white's pattern).
+    pairs: Box<[[u16; 4]; SLOTS]>,
+    /// Cells holding a stone (their patterns do not count in the sums).
+    occupied: Bits256,
+    /// Per colour, the sum of `PATTERN_POTENTIAL` over the empty cells' four patterns.
+    potential: [i32; 2],
     table: &'static PatternTable,
 }
 
@@ -108,19 +146,36 @@ impl LineKeys {
     /// The pattern a stone of `color` on the empty `cell` makes along direction `dir`.
     #[inline(always)]
     pub fn pattern(&self, cell: Cell, dir: usize, color: Color) -> Pattern {
-        self.table.get(self.keys[cell.index()][dir], color)
+        Pattern::from_u8((self.pairs[cell.index()][dir] >> (8 * color.index())) as u8)
     }
 
     /// The four patterns (one per direction) of `color` on `cell`.
     #[inline(always)]
     pub fn patterns(&self, cell: Cell, color: Color) -> [Pattern; 4] {
-        let k = &self.keys[cell.index()];
+        let p = &self.pairs[cell.index()];
+        let shift = 8 * color.index();
         [
-            self.table.get(k[0], color),
-            self.table.get(k[1], color),
-            self.table.get(k[2], color),
-            self.table.get(k[3], color),
+            Pattern::from_u8((p[0] >> shift) as u8),
+            Pattern::from_u8((p[1] >> shift) as u8),
+            Pattern::from_u8((p[2] >> shift) as u8),
+            Pattern::from_u8((p[3] >> shift) as u8),
         ]
+    }
+
+    /// The potential of one table entry, per colour.
+    #[inline(always)]
+    fn pair_potential(pair: u16) -> [i32; 2] {
+        [PATTERN_POTENTIAL[usize::from(pair as u8)], PATTERN_POTENTIAL[usize::from(pair >> 8)]]
+    }
+
+    /// Adds (`sign` = 1) or removes (−1) the four patterns of `cell` from the sums.
+    #[inline(always)]
+    fn count_cell(&mut self, cell: Cell, sign: i32) {
+        for &pair in &self.pairs[cell.index()] {
+            let [b, w] = LineKeys::pair_potential(pair);
+            self.potential[0] += sign * b;
+            self.potential[1] += sign * w;
+        }
     }
 
     /// The cells of the line through `cell` along `dir`, by line index (5 = `cell`).
@@ -155,10 +210,19 @@ impl LineKeys {
                 }
                 // `cell` is at line index 10 − i of `seer`'s line in this direction.
                 let shift = 2 * slot(2 * HALF - i);
-                let key = &mut self.keys[seer as usize][d];
+                let seer = seer as usize;
+                let key = &mut self.keys[seer][d];
                 match code {
                     Some(c) => *key |= c << shift,
                     None => *key &= !(3 << shift),
+                }
+                let new_pair = self.table.pair(*key);
+                let old_pair = std::mem::replace(&mut self.pairs[seer][d], new_pair);
+                if !self.occupied.contains(Cell::from_index(seer as u8)) {
+                    let [ob, ow] = LineKeys::pair_potential(old_pair);
+                    let [nb, nw] = LineKeys::pair_potential(new_pair);
+                    self.potential[0] += nb - ob;
+                    self.potential[1] += nw - ow;
                 }
             }
         }
@@ -167,7 +231,20 @@ impl LineKeys {
 
 impl LineState<Bits256> for LineKeys {
     fn new(rule: Rule) -> Self {
-        LineKeys { keys: LineKeys::empty_keys(), table: PatternTable::of(rule) }
+        let table = PatternTable::of(rule);
+        let keys = LineKeys::empty_keys();
+        let mut pairs = Box::new([[0u16; 4]; SLOTS]);
+        let mut potential = [0; 2];
+        for cell in Bits256::GEOMETRY.all_cells() {
+            for d in 0..4 {
+                let pair = table.pair(keys[cell.index()][d]);
+                pairs[cell.index()][d] = pair;
+                let [b, w] = LineKeys::pair_potential(pair);
+                potential[0] += b;
+                potential[1] += w;
+            }
+        }
+        LineKeys { keys, pairs, occupied: Bits256::EMPTY, potential, table }
     }
 
     #[inline]
@@ -176,12 +253,16 @@ impl LineState<Bits256> for LineKeys {
             Color::Black => CODE_BLACK,
             Color::White => CODE_WHITE,
         };
+        self.count_cell(cell, -1);
+        self.occupied = self.occupied.with(cell);
         self.update(cell, Some(code));
     }
 
     #[inline]
     fn remove(&mut self, cell: Cell) {
         self.update(cell, None);
+        self.occupied = self.occupied.without(Bits256::from_cell(cell));
+        self.count_cell(cell, 1);
     }
 
     fn matches(&self, rule: Rule, black: Bits256, white: Bits256) -> bool {
@@ -192,7 +273,21 @@ impl LineState<Bits256> for LineKeys {
         for c in white.iter() {
             fresh.place(c, Color::White);
         }
-        fresh.keys == self.keys && std::ptr::eq(fresh.table, self.table)
+        fresh.keys == self.keys
+            && fresh.pairs == self.pairs
+            && fresh.occupied == self.occupied
+            && fresh.potential == self.potential
+            && std::ptr::eq(fresh.table, self.table)
+    }
+
+    #[inline(always)]
+    fn cell_patterns(&self, cell: Cell, color: Color) -> Option<[Pattern; 4]> {
+        Some(self.patterns(cell, color))
+    }
+
+    #[inline(always)]
+    fn potential(&self, color: Color) -> Option<i32> {
+        Some(self.potential[color.index()])
     }
 
     fn renju_forbidden(&self, black: Bits256, white: Bits256, candidates: Bits256) -> Bits256 {

@@ -84,4 +84,16 @@ impl StopCheck {
     pub(crate) fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
+
+    /// Whether more than `fraction` of the time budget is spent (never, without a budget),
+    /// or a stop was requested.
+    pub(crate) fn spent(&mut self, fraction: f64) -> bool {
+        if self.flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+            self.stopped = true;
+        }
+        self.stopped
+            || self
+                .budget
+                .is_some_and(|b| self.start.elapsed().as_secs_f64() > b.as_secs_f64() * fraction)
+    }
 }

@@ -10,7 +10,7 @@
 //!             3. opponent threats: two or more                       → lost
 //!             4. small boards: live-line / pairing-strategy bounds   → draw bounds
 //!             5. transposition table: cutoff, or a move to try first
-//!             6. depth exhausted                                     → static evaluation
+//!             6. depth exhausted, no five threatened                 → VCF, else evaluation
 //!             7. moves: the single block if the opponent threatens (no depth spent),
 //!                else the candidates, ordered (TT move, killers, history, cell priority)
 //!             8. PVS loop: first move full window, others null window, re-search on success
@@ -29,6 +29,7 @@ pub mod score;
 
 mod ordering;
 mod symmetry;
+pub mod threats;
 
 use arrayvec::ArrayVec;
 
@@ -37,6 +38,8 @@ use crate::board::{Board, Outcome};
 use crate::eval;
 use crate::geometry::{Cell, Symmetry};
 use crate::movegen;
+use crate::pattern::Pattern;
+use crate::pattern::keys::LineState;
 use crate::solve;
 use crate::tt::{Bound, PROVEN_DEPTH, TranspositionTable, TtEntry, score_from_tt, score_to_tt};
 
@@ -47,11 +50,28 @@ use limits::StopCheck;
 use ordering::Ordering;
 use score::{INFINITY, MAX_PLY, Score, is_decisive, loss_in, win_in};
 use symmetry::SymmetricHash;
+use threats::{Vcf, Vct};
 
 /// Half-width of the first aspiration window, in evaluation units.
 pub const ASPIRATION_WINDOW: Score = 40;
 /// Depth from which iterations use an aspiration window.
 pub const ASPIRATION_MIN_DEPTH: u32 = 4;
+/// VCF nodes allowed at the root, before the main search.
+pub const ROOT_VCF_NODES: u64 = 20_000;
+/// Attacking fours the root VCF may chain.
+pub const ROOT_VCF_FOURS: u32 = 24;
+/// VCF nodes allowed at each leaf of the main search.
+pub const LEAF_VCF_NODES: u64 = 3;
+/// Attacking fours a leaf VCF may chain.
+pub const LEAF_VCF_FOURS: u32 = 3;
+/// VCT nodes allowed for the side to move's own attack at the root.
+pub const ROOT_VCT_NODES: u64 = 30_000;
+/// VCT nodes allowed per root move when checking the opponent's threats after it.
+pub const DEFENCE_VCT_NODES: u64 = 2_000;
+/// Threats (fours and threes) a VCT may chain.
+pub const VCT_THREATS: u32 = 10;
+/// Share of the time budget the root threat searches may use before the main search.
+pub const THREAT_TIME_FRACTION: f64 = 0.3;
 
 /// Searches `board` within `limits`, reporting each completed iteration to `on_info`.
 pub fn search<B: Bitboard>(
@@ -74,6 +94,11 @@ pub struct Searcher<'t, B: Bitboard> {
     sym: ArrayVec<SymmetricHash, { MAX_PLY + 1 }>,
     nodes: u64,
     seldepth: usize,
+    /// The threat solvers and their own node counts.
+    vcf: Vcf,
+    vct: Vct,
+    /// Root moves the main search may play (15×15 after the threat checks).
+    root_moves: Option<B>,
     /// Whether step 4 may use pairing strategies (live-line draws are always used).
     pairing: bool,
     /// Whether the current iteration used anything inexact: a static evaluation or a table
@@ -100,6 +125,9 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             sym,
             nodes: 0,
             seldepth: 0,
+            vcf: Vcf::new(LEAF_VCF_NODES),
+            vct: Vct::new(),
+            root_moves: None,
             pairing: true,
             heuristic: false,
             pv: Box::new([[Cell::from_index(0); MAX_PLY]; MAX_PLY]),
@@ -131,9 +159,38 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             pv: Vec::new(),
             proven: self.board.outcome().is_decided(),
             stopped: false,
+            vcf_nodes: 0,
         };
         if self.board.outcome().is_decided() {
             return result;
+        }
+        // 15×15: a win by continuous fours needs no main search.
+        if !small {
+            self.vcf.set_limit(ROOT_VCF_NODES);
+            let mut first = None;
+            let mut win = self.vcf.solve(&mut self.board, ROOT_VCF_FOURS, &mut first);
+            if win.is_none() && !self.check.spent(THREAT_TIME_FRACTION / 3.0) {
+                win = self.vct.solve(&mut self.board, VCT_THREATS, ROOT_VCT_NODES, &mut first);
+            }
+            if let Some(plies) = win {
+                let best = first.expect("a threat sequence starts with a move");
+                result.best_move = Some(best);
+                result.score = win_in(plies);
+                result.depth = 1;
+                result.pv = vec![best];
+                result.vcf_nodes = self.vcf.nodes + self.vct.nodes;
+                result.time = self.check.elapsed();
+                on_info(&self.info(1, result.score, &result.pv));
+                return result;
+            }
+            self.vcf.set_limit(LEAF_VCF_NODES);
+            self.root_moves = self.safe_root_moves();
+            if let Some(&safe) = self.root_moves.as_ref()
+                && let Some(m) = safe.lowest()
+                && !safe.contains(result.best_move.unwrap_or(m))
+            {
+                result.best_move = Some(m);
+            }
         }
         result.best_move = Some(self.fallback_move());
 
@@ -172,10 +229,51 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         }
         result.stopped = self.check.stopped();
         result.nodes = self.nodes;
+        result.vcf_nodes = self.vcf.nodes + self.vct.nodes;
         result.seldepth = self.seldepth as u32;
         result.time = self.check.elapsed();
         debug_assert!(result.best_move.is_some_and(|m| self.board.legal_moves().contains(m)));
         result
+    }
+
+    /// 15×15: if the opponent has an open three or better somewhere, the root moves after
+    /// which it has no winning threat sequence (VCT), as far as the solver can tell within its
+    /// budget; `None` when there is no such threat, nothing is safe, or time is short.
+    fn safe_root_moves(&mut self) -> Option<B> {
+        let me = self.board.side_to_move();
+        let them = me.opponent();
+        let candidates = movegen::candidates(&self.board);
+        let lines = self.board.lines();
+        let opponent_threatens = candidates.iter().any(|c| {
+            lines
+                .cell_patterns(c, them)
+                .is_some_and(|p| p.iter().any(|&q| q >= Pattern::F3 && q != Pattern::Overline))
+        });
+        if !opponent_threatens {
+            return None;
+        }
+        let ordered = self.ordering.order(&self.board, candidates, 0, None);
+        let mut safe = B::EMPTY;
+        for &cell in &ordered {
+            if self.check.spent(THREAT_TIME_FRACTION) {
+                // Out of time: keep what was proven safe, or give up the filter.
+                return (!safe.is_empty()).then_some(safe);
+            }
+            let refuted = match self.board.play_unchecked(cell) {
+                Outcome::Ongoing => {
+                    let mut first = None;
+                    self.vct
+                        .solve(&mut self.board, VCT_THREATS, DEFENCE_VCT_NODES, &mut first)
+                        .is_some()
+                }
+                _ => false,
+            };
+            self.board.undo_unchecked();
+            if !refuted {
+                safe = safe.with(cell);
+            }
+        }
+        (!safe.is_empty()).then_some(safe)
     }
 
     /// A legal move to play if no iteration completes: a win now, else the block of the
@@ -360,15 +458,34 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             }
         }
 
-        // 6. Leaf.
-        if depth <= 0 {
+        // 6. Leaf (a threatened five is blocked first: the forced reply costs no depth).
+        if depth <= 0 && threats.is_empty() {
             self.heuristic = true;
+            if !small {
+                let mut first = None;
+                if let Some(plies) = self.vcf.solve(&mut self.board, LEAF_VCF_FOURS, &mut first) {
+                    return win_in(ply + plies);
+                }
+            }
             return eval::evaluate(&self.board).clamp(lower, upper);
         }
 
         // 7. Moves.
         let (moves, child_depth) = if threats.is_empty() {
-            let candidates = movegen::candidates(&self.board);
+            let mut candidates = movegen::candidates(&self.board);
+            // An opponent open three: only its defences and our own fours.
+            if let Some(defences) = threats::defences_against_three(&self.board, candidates)
+                && !defences.is_empty()
+            {
+                candidates = defences;
+            }
+            // At the root, only the moves that survive the opponent's threat sequences.
+            if root
+                && let Some(safe) = self.root_moves
+                && !(candidates & safe).is_empty()
+            {
+                candidates &= safe;
+            }
             (self.ordering.order(&self.board, candidates, ply, tt_move), depth - 1)
         } else {
             // The single block, searched without spending depth.

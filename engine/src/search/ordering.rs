@@ -7,7 +7,9 @@ use crate::bitboard::Bitboard;
 use crate::board::{Board, Color};
 use crate::eval::WINDOW_WEIGHT;
 use crate::geometry::Cell;
+use crate::pattern::keys::LineState;
 use crate::search::score::MAX_PLY;
+use crate::search::threats::threat_value;
 
 /// Sort key of the transposition-table move.
 const TT_MOVE_KEY: i64 = 1 << 40;
@@ -82,6 +84,14 @@ impl Ordering {
 /// How promising `cell` is by itself: for each win window through it, what one more stone
 /// would make of the side to move's window (attack) or of the opponent's (defence).
 pub(crate) fn cell_priority<B: Bitboard>(board: &Board<B>, cell: Cell) -> i64 {
+    let side = board.side_to_move();
+    if let (Some(mine), Some(theirs)) = (
+        board.lines().cell_patterns(cell, side),
+        board.lines().cell_patterns(cell, side.opponent()),
+    ) {
+        // Attack counts double: a threat of ours is a tempo ahead of the same threat of theirs.
+        return 2 * threat_value(&mine) + threat_value(&theirs);
+    }
     let me = board.stones(board.side_to_move());
     let them = board.stones(board.side_to_move().opponent());
     let mut priority = 0;

@@ -46,6 +46,8 @@ pub struct SearchResult {
     pub proven: bool,
     /// Whether a limit stopped the search before its maximum depth.
     pub stopped: bool,
+    /// Nodes of the VCF solver (root and leaves), counted apart from `nodes`.
+    pub vcf_nodes: u64,
 }
 
 /// Nodes per second for `nodes` in `time` (0 for a zero duration).

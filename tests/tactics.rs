@@ -1,0 +1,100 @@
+//! 15×15 tactics from `shared/data/tactics-15-dev.txt`: within a fixed node budget the
+//! engine should play a known winning move (kind=win) or a move not shown to lose
+//! (kind=defend), under freestyle and standard.
+//!
+//! The goal is every position; the engine does not reach it yet. The default test guards
+//! the level reached (`MIN_SOLVED`) against regressions; the `#[ignore]`d one demands all.
+
+use std::time::{Duration, Instant};
+
+use mnk_engine::bitboard::{Bitboard, Bits256};
+use mnk_engine::board::Board;
+use mnk_engine::rules::Rule;
+use mnk_engine::search::{SearchLimits, search};
+use mnk_engine::tt::TranspositionTable;
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/tactics-15-dev.txt");
+
+/// Main-search nodes allowed per position (threat-search nodes are counted apart).
+pub const NODE_BUDGET: u64 = 50_000;
+/// Positions the engine solves today within the budget (of 120); raise it as it improves.
+pub const MIN_SOLVED: usize = 92;
+
+struct Case {
+    rule: Rule,
+    kind: String,
+    moves: String,
+    good: Vec<String>,
+}
+
+fn cases() -> Vec<Case> {
+    let text = std::fs::read_to_string(DATA).unwrap_or_else(|e| panic!("cannot read {DATA}: {e}"));
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|line| {
+            let field = |name: &str| {
+                line.split_whitespace()
+                    .find_map(|f| f.strip_prefix(name).map(str::to_string))
+                    .unwrap_or_else(|| panic!("{name} missing in {line}"))
+            };
+            let mut good = vec![field("best=")];
+            let alts = field("alts=");
+            if alts != "-" {
+                good.extend(alts.split(',').map(str::to_string));
+            }
+            Case {
+                rule: field("rule=").parse().expect("a rule"),
+                kind: field("kind="),
+                moves: field("moves="),
+                good,
+            }
+        })
+        .collect()
+}
+
+/// Runs every position; returns the failures.
+fn run_all() -> Vec<String> {
+    let cases = cases();
+    assert_eq!(cases.len(), 120);
+    let g = Bits256::GEOMETRY;
+    let start = Instant::now();
+    let (mut nodes, mut threat_nodes) = (0, 0);
+    let mut failures = Vec::new();
+    for case in &cases {
+        let board =
+            Board::<Bits256>::from_notation(case.rule, &case.moves).expect("a legal position");
+        let mut tt = TranspositionTable::with_bytes(16 << 20);
+        let limits = SearchLimits { nodes: Some(NODE_BUDGET), ..SearchLimits::default() };
+        let result = search(&board, &mut tt, limits, &mut |_| {});
+        nodes += result.nodes;
+        threat_nodes += result.vcf_nodes;
+        let played = g.format_pos(result.best_move.expect("a move"));
+        if !case.good.contains(&played) {
+            failures.push(format!(
+                "{} {} moves={} played {played} (score {}), expected one of {:?}",
+                case.rule, case.kind, case.moves, result.score, case.good
+            ));
+        }
+    }
+    let took: Duration = start.elapsed();
+    println!(
+        "tactics: {} of {} solved, {nodes} nodes + {threat_nodes} threat-search nodes, {took:?}",
+        cases.len() - failures.len(),
+        cases.len()
+    );
+    failures
+}
+
+#[test]
+fn the_tactics_level_reached_does_not_regress() {
+    let failures = run_all();
+    let solved = 120 - failures.len();
+    assert!(solved >= MIN_SOLVED, "{solved} solved, below {MIN_SOLVED}:\n{}", failures.join("\n"));
+}
+
+#[test]
+#[ignore = "the goal: every position (not reached yet, see the closing notes)"]
+fn every_tactic_is_solved_within_the_node_budget() {
+    let failures = run_all();
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
