@@ -261,6 +261,18 @@ impl<B: Bitboard> Board<B> {
         self.lines.renju_forbidden(self.stones[0], self.stones[1], candidates & self.empty_cells())
     }
 
+    /// The empty cells where a stone of `color` would win now (its "fives"): from the
+    /// incremental line patterns where the board keeps them, else computed by the rule.
+    #[inline]
+    pub fn winning_cells(&self, color: Color) -> B {
+        match self.lines.five_cells(color) {
+            Some(fives) => fives & self.empty_cells(),
+            None => {
+                self.rule.winning_cells(self.stones(color), self.stones(color.opponent()), color)
+            }
+        }
+    }
+
     /// The incremental line state (line keys on 15×15).
     #[inline(always)]
     pub fn lines(&self) -> &B::Lines {
@@ -564,6 +576,29 @@ mod tests {
         for _ in 0..20 {
             let board = random_game::<Bits256>(&mut rng, Rule::Standard);
             assert!(board.is_consistent());
+        }
+    }
+
+    #[test]
+    fn incremental_fives_match_the_rule_on_random_games() {
+        let mut rng = SplitMix64::new(31);
+        for rule in Rule::ALL {
+            for _ in 0..6 {
+                let mut board = Board::<Bits256>::new(rule);
+                while !board.outcome().is_decided() && board.move_count() < 120 {
+                    for color in [Color::Black, Color::White] {
+                        let (own, opp) = (board.stones(color), board.stones(color.opponent()));
+                        assert_eq!(
+                            board.winning_cells(color),
+                            rule.winning_cells(own, opp, color),
+                            "{rule}"
+                        );
+                    }
+                    let moves: Vec<Cell> = board.legal_moves().iter().collect();
+                    board.play(moves[rng.below(moves.len())]);
+                }
+                assert!(board.is_consistent());
+            }
         }
     }
 

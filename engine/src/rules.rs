@@ -99,8 +99,11 @@ impl Rule {
             B::line_table().through(cell).iter().any(|&m| own & m == m)
         } else {
             let k = g.k();
+            // Caro needs the true ends of a long run; the other rules only whether it is
+            // longer than k.
+            let cap = if matches!(self, Rule::Caro) { g.side() } else { k + 1 };
             Direction::ALL.into_iter().any(|dir| {
-                let run = run_through(own, cell, dir, k + 1);
+                let run = run_through(own, cell, dir, cap);
                 if run.len < k {
                     return false;
                 }
@@ -377,6 +380,11 @@ mod tests {
         assert!(Rule::Caro.is_win_through(five, one_end, cell, Color::Black));
         assert!(!Rule::Caro.is_win_through(five, both_ends, cell, Color::Black));
         assert!(Rule::Freestyle.is_win_through(five, both_ends, cell, Color::Black));
+        // The true ends of an overline count, not the ends of its first six stones.
+        let seven = row(&[3, 4, 5, 6, 7, 8, 9], 2);
+        let blocked = row(&[2, 10], 2);
+        assert!(!Rule::Caro.is_win_through(seven, blocked, cell, Color::Black));
+        assert!(Rule::Caro.is_win_through(seven, row(&[2], 2), cell, Color::Black));
         // At the edge, the wall does not block.
         let edge_five = row(&[0, 1, 2, 3, 4], 6);
         assert!(Rule::Caro.is_win_through(

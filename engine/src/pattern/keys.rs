@@ -37,6 +37,9 @@ pub trait LineState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'stati
     /// The incremental pattern evaluation for `color` (the sum over empty cells of what its
     /// stone would make there), if this board keeps patterns.
     fn potential(&self, color: Color) -> Option<i32>;
+    /// The cells (empty or not) where a stone of `color` would make five, if this board keeps
+    /// patterns.
+    fn five_cells(&self, color: Color) -> Option<B>;
 }
 
 /// No line state (boards whose lines span the board).
@@ -65,6 +68,10 @@ impl<B: Bitboard> LineState<B> for NoLines {
     }
     #[inline(always)]
     fn potential(&self, _: Color) -> Option<i32> {
+        None
+    }
+    #[inline(always)]
+    fn five_cells(&self, _: Color) -> Option<B> {
         None
     }
 }
@@ -98,6 +105,13 @@ static NEIGHBOURS: LazyLock<Neighbours> = LazyLock::new(|| {
     Neighbours { cells }
 });
 
+/// Per colour, whether the pattern pair holds a five (bit 0 black, bit 1 white).
+#[inline(always)]
+const fn is_five_pair(pair: u16) -> u8 {
+    let five = Pattern::Five as u16;
+    ((pair & 0xff == five) as u8) | (((pair >> 8) == five) as u8) << 1
+}
+
 /// Worth of one direction's pattern on an empty cell, for the colour that could play there
 /// (the evaluation sums these over every empty cell), indexed by `Pattern as usize`.
 pub const PATTERN_POTENTIAL: [i32; 12] = [
@@ -127,6 +141,10 @@ pub struct LineKeys {
     occupied: Bits256,
     /// Per colour, the sum of `PATTERN_POTENTIAL` over the empty cells' four patterns.
     potential: [i32; 2],
+    /// Per cell and colour, the directions (bits 0..4) in which a stone would make five.
+    five_dirs: Box<[[u8; 2]; SLOTS]>,
+    /// Per colour, the cells with any such direction.
+    fives: [Bits256; 2],
     table: &'static PatternTable,
 }
 
@@ -166,6 +184,23 @@ impl LineKeys {
     #[inline(always)]
     fn pair_potential(pair: u16) -> [i32; 2] {
         [PATTERN_POTENTIAL[usize::from(pair as u8)], PATTERN_POTENTIAL[usize::from(pair >> 8)]]
+    }
+
+    /// Records whether the pattern pair of `cell` along `d` makes five, per colour.
+    #[inline(always)]
+    fn track_fives(&mut self, cell: usize, d: usize, pair: u16) {
+        let five = Pattern::Five as u16;
+        for color in 0..2 {
+            let dirs = &mut self.five_dirs[cell][color];
+            if (pair >> (8 * color)) & 0xff == five {
+                *dirs |= 1 << d;
+            } else {
+                *dirs &= !(1 << d);
+            }
+            let bit = Bits256::from_cell(Cell::from_index(cell as u8));
+            self.fives[color] =
+                if *dirs != 0 { self.fives[color] | bit } else { self.fives[color].without(bit) };
+        }
     }
 
     /// Adds (`sign` = 1) or removes (−1) the four patterns of `cell` from the sums.
@@ -218,6 +253,12 @@ impl LineKeys {
                 }
                 let new_pair = self.table.pair(*key);
                 let old_pair = std::mem::replace(&mut self.pairs[seer][d], new_pair);
+                if old_pair == new_pair {
+                    continue;
+                }
+                if is_five_pair(old_pair) != is_five_pair(new_pair) {
+                    self.track_fives(seer, d, new_pair);
+                }
                 if !self.occupied.contains(Cell::from_index(seer as u8)) {
                     let [ob, ow] = LineKeys::pair_potential(old_pair);
                     let [nb, nw] = LineKeys::pair_potential(new_pair);
@@ -244,7 +285,15 @@ impl LineState<Bits256> for LineKeys {
                 potential[1] += w;
             }
         }
-        LineKeys { keys, pairs, occupied: Bits256::EMPTY, potential, table }
+        LineKeys {
+            keys,
+            pairs,
+            occupied: Bits256::EMPTY,
+            potential,
+            five_dirs: Box::new([[0; 2]; SLOTS]),
+            fives: [Bits256::EMPTY; 2],
+            table,
+        }
     }
 
     #[inline]
@@ -277,6 +326,8 @@ impl LineState<Bits256> for LineKeys {
             && fresh.pairs == self.pairs
             && fresh.occupied == self.occupied
             && fresh.potential == self.potential
+            && fresh.five_dirs == self.five_dirs
+            && fresh.fives == self.fives
             && std::ptr::eq(fresh.table, self.table)
     }
 
@@ -288,6 +339,11 @@ impl LineState<Bits256> for LineKeys {
     #[inline(always)]
     fn potential(&self, color: Color) -> Option<i32> {
         Some(self.potential[color.index()])
+    }
+
+    #[inline(always)]
+    fn five_cells(&self, color: Color) -> Option<Bits256> {
+        Some(self.fives[color.index()])
     }
 
     fn renju_forbidden(&self, black: Bits256, white: Bits256, candidates: Bits256) -> Bits256 {

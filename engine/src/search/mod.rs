@@ -280,10 +280,8 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     /// opponent's threat, else the first candidate in the static ordering.
     fn fallback_move(&self) -> Cell {
         let color = self.board.side_to_move();
-        let rule = self.board.rule();
-        let (own, opp) = (self.board.stones(color), self.board.stones(color.opponent()));
-        let own_wins = rule.winning_cells(own, opp, color);
-        let threats = rule.winning_cells(opp, own, color.opponent()) & self.board.legal_moves();
+        let own_wins = self.board.winning_cells(color);
+        let threats = self.board.winning_cells(color.opponent()) & self.board.legal_moves();
         own_wins
             .lowest()
             .or_else(|| threats.lowest())
@@ -394,20 +392,17 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         }
 
         let color = self.board.side_to_move();
-        let own = self.board.stones(color);
-        let opp = self.board.stones(color.opponent());
         let empty = self.board.empty_cells();
-        let rule = self.board.rule();
 
         // 2. Immediate win (a five is never forbidden).
-        if let Some(win) = rule.winning_cells(own, opp, color).lowest() {
+        if let Some(win) = self.board.winning_cells(color).lowest() {
             self.pv[ply][ply] = win;
             self.pv_len[ply] = ply + 1;
             return win_in(ply + 1);
         }
 
         // 3. Opponent threats: two cannot both be blocked, nor one on a forbidden point.
-        let mut threats = rule.winning_cells(opp, own, color.opponent());
+        let mut threats = self.board.winning_cells(color.opponent());
         if threats.count() == 1 && self.board.renju_black_to_move() {
             threats = threats.without(self.board.forbidden_among(threats));
             if threats.is_empty() {

@@ -111,14 +111,13 @@ impl Vcf {
         first: &mut Option<Cell>,
     ) -> Option<usize> {
         let me = board.side_to_move();
-        let rule = board.rule();
         let (own, opp) = (board.stones(me), board.stones(me.opponent()));
-        if let Some(win) = rule.winning_cells(own, opp, me).lowest() {
+        if let Some(win) = board.winning_cells(me).lowest() {
             *first = Some(win);
             return Some(1);
         }
         // A defender's four must be answered: no longer a pure VCF.
-        if depth == 0 || !rule.winning_cells(opp, own, me.opponent()).is_empty() {
+        if depth == 0 || !board.winning_cells(me.opponent()).is_empty() {
             return None;
         }
         let area = dilate(dilate(own)).without(own | opp);
@@ -165,13 +164,11 @@ impl Vcf {
         attacker: Color,
     ) -> Option<usize> {
         let defender = attacker.opponent();
-        let rule = board.rule();
-        let (att, def) = (board.stones(attacker), board.stones(defender));
         // The defender wins first if it has a five of its own.
-        if !rule.winning_cells(def, att, defender).is_empty() {
+        if !board.winning_cells(defender).is_empty() {
             return None;
         }
-        let threats = rule.winning_cells(att, def, attacker);
+        let threats = board.winning_cells(attacker);
         match threats.count() {
             0 => None,
             1 => {
@@ -236,13 +233,12 @@ impl Vct {
         first: &mut Option<Cell>,
     ) -> Option<usize> {
         let me = board.side_to_move();
-        let rule = board.rule();
         let (own, opp) = (board.stones(me), board.stones(me.opponent()));
-        if let Some(win) = rule.winning_cells(own, opp, me).lowest() {
+        if let Some(win) = board.winning_cells(me).lowest() {
             *first = Some(win);
             return Some(1);
         }
-        if depth == 0 || !rule.winning_cells(opp, own, me.opponent()).is_empty() {
+        if depth == 0 || !board.winning_cells(me.opponent()).is_empty() {
             return None;
         }
         let area = dilate(dilate(own)).without(own | opp);
@@ -283,12 +279,11 @@ impl Vct {
     fn refute_all<B: Bitboard>(&mut self, board: &mut Board<B>, depth: u32) -> Option<usize> {
         let defender = board.side_to_move();
         let attacker = defender.opponent();
-        let rule = board.rule();
         let (att, def) = (board.stones(attacker), board.stones(defender));
-        if !rule.winning_cells(def, att, defender).is_empty() {
+        if !board.winning_cells(defender).is_empty() {
             return None;
         }
-        let fives = rule.winning_cells(att, def, attacker);
+        let fives = board.winning_cells(attacker);
         let defences = match fives.count() {
             0 => {
                 // A three: every cell where the attacker could make a four, and every four of
