@@ -129,3 +129,16 @@ fn solve_rejects_bad_arguments_with_code_2() {
         assert!(String::from_utf8_lossy(&out.stderr).contains(needle), "{args:?}");
     }
 }
+
+#[test]
+fn bench_prints_every_position_and_the_signature() {
+    let out = pbrain(&["bench"]);
+    assert!(out.status.success());
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), mnk_engine::bench::POSITIONS.len() + 1, "{lines:?}");
+    assert!(lines[0].starts_with("position 1 size 3 rule freestyle depth 9 nodes "), "{lines:?}");
+    let last = lines.last().unwrap();
+    let expected = format!("bench {} nodes ", mnk_engine::bench::EXPECTED_NODES);
+    assert!(last.starts_with(&expected) && last.ends_with(" nps"), "{last}");
+    assert_eq!(pbrain(&["bench", "--depth", "3"]).status.code(), Some(2));
+}

@@ -15,6 +15,7 @@
 //!   transposition table; [`solve`]: exact values of the small boards;
 //! * [`rng`]: a small deterministic random generator.
 
+pub mod bench;
 pub mod bitboard;
 pub mod board;
 pub mod eval;

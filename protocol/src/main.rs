@@ -1,7 +1,8 @@
 //! `pbrain-mnk`: the mnk engine's binary.
 //!
 //! Without arguments it speaks the Gomocup protocol on stdin/stdout (see `docs/protocol.md`).
-//! Subcommands: `perft` (move-sequence counts), `solve` (exact small-board values). Run
+//! Subcommands: `perft` (move-sequence counts), `solve` (exact small-board values), `bench`
+//! (the node-count signature). Run
 //! `pbrain-mnk help` for usage.
 
 mod cli;
@@ -18,6 +19,7 @@ fn usage() -> String {
         "pbrain-mnk                  (no arguments: the Gomocup protocol on stdin/stdout)",
         cli::perft::USAGE,
         cli::solve::USAGE,
+        cli::bench::USAGE,
         "pbrain-mnk help | --help | --version",
     ];
     format!("{USAGE_HEADER}\n  {}", lines.join("\n  "))
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
     let result = match args[0].as_str() {
         "perft" => cli::perft::run(&args[1..], &mut out),
         "solve" => cli::solve::run(&args[1..], &mut out),
+        "bench" => cli::bench::run(&args[1..], &mut out),
         "help" | "--help" | "-h" => writeln!(out, "{}", usage()).map_err(CliError::from),
         "--version" | "-V" => {
             writeln!(out, "pbrain-mnk {}", env!("CARGO_PKG_VERSION")).map_err(CliError::from)

@@ -1,6 +1,7 @@
 //! Subcommands of `pbrain-mnk` (everything except the protocol loop).
 
 pub(crate) mod args;
+pub(crate) mod bench;
 pub(crate) mod perft;
 pub(crate) mod solve;
 

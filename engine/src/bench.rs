@@ -1,0 +1,130 @@
+//! The bench signature: a fixed set of positions over all sizes and rules, each searched to
+//! a fixed depth with one thread and a fresh transposition table of fixed size. The total
+//! node count is a fingerprint of the engine's behaviour: a change that alters it changes
+//! what the engine plays (and needs a strength check); a pure refactor must keep it.
+//! [`EXPECTED_NODES`] is checked by a test in every build profile.
+
+use std::time::{Duration, Instant};
+
+use crate::BoardSize;
+use crate::board::Board;
+use crate::rules::Rule;
+use crate::search::{SearchLimits, search};
+use crate::tt::TranspositionTable;
+use crate::with_board_size;
+
+/// Transposition-table size of each bench search.
+pub const BENCH_HASH_BYTES: usize = 16 << 20;
+
+/// The signature: total nodes (main search plus threat search) of [`run`].
+pub const EXPECTED_NODES: u64 = 1_584_909;
+
+/// One bench position.
+#[derive(Copy, Clone, Debug)]
+pub struct BenchPosition {
+    /// Board size.
+    pub size: BoardSize,
+    /// Rule.
+    pub rule: Rule,
+    /// The moves leading to it (pos notation).
+    pub moves: &'static str,
+    /// Search depth in plies.
+    pub depth: u32,
+}
+
+/// The positions, all sizes and rules.
+pub const POSITIONS: [BenchPosition; 12] = [
+    BenchPosition { size: BoardSize::Three, rule: Rule::Freestyle, moves: "", depth: 9 },
+    BenchPosition { size: BoardSize::Three, rule: Rule::Standard, moves: "a1", depth: 8 },
+    BenchPosition { size: BoardSize::Five, rule: Rule::Freestyle, moves: "c3b2", depth: 8 },
+    BenchPosition { size: BoardSize::Five, rule: Rule::Standard, moves: "a1b2c3d4a5", depth: 10 },
+    BenchPosition { size: BoardSize::Fifteen, rule: Rule::Freestyle, moves: "", depth: 4 },
+    BenchPosition {
+        size: BoardSize::Fifteen,
+        rule: Rule::Freestyle,
+        moves: "j7,i6,f6,k7,h7,k6,h8,h6,j6,k5,k4,j8,k9,i9,l6,g7,f8,i8",
+        depth: 5,
+    },
+    BenchPosition {
+        size: BoardSize::Fifteen,
+        rule: Rule::Freestyle,
+        moves: "h8,j7,h9,h7,g8,j9,i10,f7,i8,f8",
+        depth: 5,
+    },
+    BenchPosition {
+        size: BoardSize::Fifteen,
+        rule: Rule::Standard,
+        moves: "f7,f6,j6,j7,i8,h8,g7,e7,g5,g6,e6,h6,k8,f9",
+        depth: 5,
+    },
+    BenchPosition {
+        size: BoardSize::Fifteen,
+        rule: Rule::Standard,
+        moves: "g9,h9,i8,g7,h8,i7,f8",
+        depth: 5,
+    },
+    BenchPosition {
+        size: BoardSize::Fifteen,
+        rule: Rule::Renju,
+        moves: "h9,g9,j9,f11,i10,h11,j11,k12,i8,e11,i11,i7,k10,f10,h8,c13",
+        depth: 4,
+    },
+    BenchPosition {
+        size: BoardSize::Fifteen,
+        rule: Rule::Renju,
+        moves: "h8,i9,i8,j8,g8,f8,h9",
+        depth: 4,
+    },
+    BenchPosition {
+        size: BoardSize::Fifteen,
+        rule: Rule::Caro,
+        moves: "h8,i9,h9,h10,g8,i8",
+        depth: 4,
+    },
+];
+
+/// The result of one bench position.
+#[derive(Clone, Debug)]
+pub struct BenchLine {
+    /// The position.
+    pub position: BenchPosition,
+    /// Main-search plus threat-search nodes.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+}
+
+/// Searches every position (calling `on_line` after each) and returns the lines.
+pub fn run(on_line: &mut dyn FnMut(&BenchLine)) -> Vec<BenchLine> {
+    POSITIONS
+        .iter()
+        .map(|&position| {
+            let start = Instant::now();
+            let nodes = with_board_size!(position.size, B => {
+                let board = Board::<B>::from_notation(position.rule, position.moves)
+                    .expect("bench positions are legal");
+                let mut tt = TranspositionTable::with_bytes(BENCH_HASH_BYTES);
+                let limits = SearchLimits { depth: Some(position.depth), ..SearchLimits::default() };
+                let result = search(&board, &mut tt, limits, &mut |_| {});
+                result.nodes + result.vcf_nodes
+            });
+            let line = BenchLine { position, nodes, time: start.elapsed() };
+            on_line(&line);
+            line
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_signature_matches_the_checked_in_count() {
+        let total: u64 = run(&mut |_| {}).iter().map(|l| l.nodes).sum();
+        assert_eq!(
+            total, EXPECTED_NODES,
+            "the bench signature changed: update EXPECTED_NODES only for an intended behaviour change"
+        );
+    }
+}
