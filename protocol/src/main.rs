@@ -20,6 +20,7 @@ fn usage() -> String {
         cli::perft::USAGE,
         cli::solve::USAGE,
         cli::bench::USAGE,
+        cli::matches::USAGE,
         "pbrain-mnk help | --help | --version",
     ];
     format!("{USAGE_HEADER}\n  {}", lines.join("\n  "))
@@ -49,6 +50,7 @@ fn main() -> ExitCode {
         "perft" => cli::perft::run(&args[1..], &mut out),
         "solve" => cli::solve::run(&args[1..], &mut out),
         "bench" => cli::bench::run(&args[1..], &mut out),
+        "match" => cli::matches::run(&args[1..], &mut out),
         "help" | "--help" | "-h" => writeln!(out, "{}", usage()).map_err(CliError::from),
         "--version" | "-V" => {
             writeln!(out, "pbrain-mnk {}", env!("CARGO_PKG_VERSION")).map_err(CliError::from)

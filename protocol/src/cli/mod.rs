@@ -2,6 +2,7 @@
 
 pub(crate) mod args;
 pub(crate) mod bench;
+pub(crate) mod matches;
 pub(crate) mod perft;
 pub(crate) mod solve;
 
@@ -17,6 +18,8 @@ pub(crate) enum CliError {
     Usage(UsageError),
     /// Writing the output failed (exit code 1).
     Io(io::Error),
+    /// A match could not go on (exit code 1).
+    Match(String),
 }
 
 impl CliError {
@@ -24,7 +27,7 @@ impl CliError {
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
             CliError::Usage(_) => 2,
-            CliError::Io(_) => 1,
+            CliError::Io(_) | CliError::Match(_) => 1,
         }
     }
 }
@@ -34,6 +37,7 @@ impl fmt::Display for CliError {
         match self {
             CliError::Usage(e) => write!(f, "{e}"),
             CliError::Io(e) => write!(f, "output error: {e}"),
+            CliError::Match(e) => write!(f, "match stopped: {e}"),
         }
     }
 }

@@ -1,0 +1,389 @@
+//! The manager side of the protocol: playing refereed games between two pbrain engines.
+//!
+//! A game: both engines are started and asked `ABOUT`, `START` and the `INFO` settings; the
+//! opening stones are placed; then the side to move gets the whole position as a `BOARD`
+//! (so no engine has to track history) and must answer with a legal move in time. The
+//! referee is mnk's own board under the chosen rule: a five (by the rule) wins, a full board
+//! draws, an occupied, off-board or — in renju — forbidden move (a foul) loses, and so do a
+//! late answer, garbage and a crash. Every result carries its reason.
+
+pub mod engine;
+pub mod stats;
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use mnk_engine::BoardSize;
+use mnk_engine::board::{Color, Outcome};
+use mnk_engine::rng::SplitMix64;
+use mnk_engine::rules::Rule;
+
+use crate::command::{Point, parse_point};
+use crate::game::Game;
+use engine::{EngineError, EngineProcess};
+
+/// How long an engine may take to answer `ABOUT` and `START`.
+pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Settings of every game of a match.
+#[derive(Clone, Debug)]
+pub struct GameSettings {
+    /// Board size.
+    pub size: BoardSize,
+    /// Rule.
+    pub rule: Rule,
+    /// Time per move (ms), sent as `timeout_turn`.
+    pub turn_ms: u64,
+    /// Time per game and player (ms), sent as `timeout_match`; 0 = none.
+    pub game_ms: u64,
+    /// Extra time granted before an answer counts as late (ms).
+    pub tolerance_ms: u64,
+    /// `max_memory` sent to the engines (bytes).
+    pub max_memory: u64,
+    /// Adjudicate a draw after this many stones, if set.
+    pub max_moves: Option<usize>,
+}
+
+impl GameSettings {
+    /// The protocol's `rule` code.
+    pub fn rule_code(&self) -> u32 {
+        match self.rule {
+            Rule::Freestyle => 0,
+            Rule::Standard => 1,
+            Rule::Renju => 4,
+            Rule::Caro => 8,
+            Rule::CaroExact => 9,
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Color>,
+    /// Why, in words (`five`, `full board`, `timeout`, `illegal move 7,7: ...`, ...).
+    pub reason: String,
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// Black's name (from `ABOUT`) and white's.
+    pub names: [String; 2],
+    /// The opening stones, then the moves with the time each took (0 for the opening).
+    pub moves: Vec<(Point, u64)>,
+    /// Stones of the opening at the start of `moves`.
+    pub opening_len: usize,
+    /// The result.
+    pub result: GameResult,
+}
+
+/// A problem that stops the whole match (not just one game).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MatchError {
+    /// An engine could not be started.
+    EngineStart(String),
+    /// An opening is not a legal position.
+    BadOpening(String),
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::EngineStart(e) => write!(f, "engine failed to start: {e}"),
+            MatchError::BadOpening(e) => write!(f, "bad opening: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+fn lost(color: Color, reason: impl Into<String>) -> GameResult {
+    GameResult { winner: Some(color.opponent()), reason: reason.into() }
+}
+
+/// Starts an engine and sends it the game's settings; a failure is a loss of `color`.
+fn prepare(
+    command: &str,
+    settings: &GameSettings,
+    color: Color,
+) -> Result<Result<EngineProcess, GameResult>, MatchError> {
+    let mut engine =
+        EngineProcess::spawn(command).map_err(|e| MatchError::EngineStart(e.to_string()))?;
+    let setup = (|| -> Result<Option<String>, EngineError> {
+        engine.identify(STARTUP_TIMEOUT)?;
+        engine.send(&format!("START {}", settings.size.side()))?;
+        let answer = engine.answer(STARTUP_TIMEOUT)?;
+        if answer != "OK" {
+            return Ok(Some(format!("START answered {answer:?}")));
+        }
+        for (key, value) in [
+            ("timeout_turn", settings.turn_ms),
+            ("timeout_match", settings.game_ms),
+            ("max_memory", settings.max_memory),
+            ("rule", u64::from(settings.rule_code())),
+            ("game_type", 1),
+        ] {
+            engine.send(&format!("INFO {key} {value}"))?;
+        }
+        Ok(None)
+    })();
+    Ok(match setup {
+        Ok(None) => Ok(engine),
+        Ok(Some(refusal)) => Err(lost(color, refusal)),
+        Err(e) => Err(lost(color, format!("start-up: {e}"))),
+    })
+}
+
+/// Plays one game; `commands[0]` plays black.
+pub fn play_game(
+    commands: [&str; 2],
+    settings: &GameSettings,
+    opening: &[Point],
+) -> Result<GameRecord, MatchError> {
+    let mut game = Game::new(settings.size, settings.rule);
+    for &p in opening {
+        game.try_play(p).map_err(|e| MatchError::BadOpening(format!("{},{}: {e}", p.0, p.1)))?;
+    }
+    if game.outcome().is_decided() {
+        return Err(MatchError::BadOpening("the opening already decides the game".to_string()));
+    }
+    let mut moves: Vec<(Point, u64)> = opening.iter().map(|&p| (p, 0)).collect();
+    let black = prepare(commands[0], settings, Color::Black)?;
+    let white = prepare(commands[1], settings, Color::White)?;
+    let (mut engines, mut names) = (Vec::new(), [commands[0].to_string(), commands[1].to_string()]);
+    let early = match (black, white) {
+        (Ok(b), Ok(w)) => {
+            names = [b.name.clone(), w.name.clone()];
+            engines.push(b);
+            engines.push(w);
+            None
+        }
+        (Err(result), _) | (_, Err(result)) => Some(result),
+    };
+    let result = match early {
+        Some(result) => result,
+        None => referee(&mut engines, settings, &mut game, &mut moves),
+    };
+    for engine in engines {
+        engine.quit();
+    }
+    Ok(GameRecord { names, moves, opening_len: opening.len(), result })
+}
+
+fn referee(
+    engines: &mut [EngineProcess],
+    settings: &GameSettings,
+    game: &mut Game,
+    moves: &mut Vec<(Point, u64)>,
+) -> GameResult {
+    let mut clock_ms = [settings.game_ms as i64; 2];
+    loop {
+        match game.outcome() {
+            Outcome::Win(color) => {
+                return GameResult { winner: Some(color), reason: "five".to_string() };
+            }
+            Outcome::Draw => return GameResult { winner: None, reason: "full board".to_string() },
+            Outcome::Ongoing => {}
+        }
+        if settings.max_moves.is_some_and(|m| game.move_count() >= m) {
+            return GameResult { winner: None, reason: "adjudicated: move limit".to_string() };
+        }
+        let color = game.side_to_move();
+        let engine = &mut engines[color.index()];
+        let mut allowed = settings.turn_ms;
+        if settings.game_ms > 0 {
+            let left = clock_ms[color.index()].max(0) as u64;
+            allowed = allowed.min(left);
+            if engine.send(&format!("INFO time_left {left}")).is_err() {
+                return lost(color, "crash: the engine exited");
+            }
+        }
+        let mut request = vec!["BOARD".to_string()];
+        for (i, (p, _)) in moves.iter().enumerate() {
+            let own = (i % 2 == 0) == (color == Color::Black);
+            request.push(format!("{},{},{}", p.0, p.1, if own { 1 } else { 2 }));
+        }
+        request.push("DONE".to_string());
+        if request.iter().any(|line| engine.send(line).is_err()) {
+            return lost(color, "crash: the engine exited");
+        }
+        let sent = Instant::now();
+        let answer = engine.answer(Duration::from_millis(allowed + settings.tolerance_ms));
+        let took = sent.elapsed().as_millis() as u64;
+        let answer = match answer {
+            Ok(a) => a,
+            Err(EngineError::Timeout) => {
+                return lost(
+                    color,
+                    format!("timeout: no move within {} ms", allowed + settings.tolerance_ms),
+                );
+            }
+            Err(e) => return lost(color, format!("crash: {e}")),
+        };
+        let point = match parse_point(&answer) {
+            Ok(p) => p,
+            Err(_) => return lost(color, format!("illegal answer {:?}", truncate(&answer))),
+        };
+        if let Err(e) = game.try_play(point) {
+            let foul = matches!(e, mnk_engine::board::IllegalMove::Forbidden { .. });
+            let kind = if foul { "foul" } else { "illegal move" };
+            return lost(color, format!("{kind} {},{}: {e}", point.0, point.1));
+        }
+        moves.push((point, took));
+        if settings.game_ms > 0 {
+            clock_ms[color.index()] -= took as i64;
+            if clock_ms[color.index()] < -(settings.tolerance_ms as i64) {
+                return lost(color, "time forfeit: the game clock ran out");
+            }
+        }
+    }
+}
+
+fn truncate(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
+/// Parses an opening line: "pos" notation (`h8i9j8`) or offsets from the centre
+/// (`0,0, 1,0, 0,1`, black first).
+pub fn parse_opening(line: &str, size: BoardSize) -> Result<Vec<Point>, String> {
+    if line.chars().any(|c| c.is_ascii_alphabetic()) {
+        return mnk_engine::notation::parse_moves(line).map_err(|e| e.to_string());
+    }
+    let numbers: Result<Vec<i64>, _> = line
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|s| !s.is_empty())
+        .map(str::parse::<i64>)
+        .collect();
+    let numbers = numbers.map_err(|_| format!("not an opening: {line:?}"))?;
+    if numbers.len() % 2 != 0 {
+        return Err(format!("odd number of offsets: {line:?}"));
+    }
+    let centre = (size.side() / 2) as i64;
+    numbers
+        .chunks_exact(2)
+        .map(|p| {
+            let (x, y) = (centre + p[0], centre + p[1]);
+            if x < 0 || y < 0 {
+                Err(format!("offset {},{} leaves the board", p[0], p[1]))
+            } else {
+                Ok((x as usize, y as usize))
+            }
+        })
+        .collect()
+}
+
+/// A random opening of `stones` stones within two cells of the centre (on 3×3: anywhere),
+/// one that decides nothing and leaves no immediate win; deterministic for a seed.
+pub fn random_opening(
+    rng: &mut SplitMix64,
+    size: BoardSize,
+    rule: Rule,
+    stones: usize,
+) -> Vec<Point> {
+    let side = size.side();
+    let radius = if side <= 5 { side } else { 5 };
+    let low = (side - radius) / 2;
+    loop {
+        let mut game = Game::new(size, rule);
+        let mut points = Vec::new();
+        while points.len() < stones {
+            let p = (low + rng.below(radius), low + rng.below(radius));
+            if game.try_play(p).is_ok() {
+                points.push(p);
+            }
+        }
+        if game.outcome() == Outcome::Ongoing && points.len() < side * side {
+            return points;
+        }
+    }
+}
+
+/// The game in SGF (`GM[4]`), moves as `B[hh]` with letters for x then y.
+pub fn to_sgf(record: &GameRecord, size: BoardSize) -> String {
+    let result = match record.result.winner {
+        Some(Color::Black) => "B+".to_string(),
+        Some(Color::White) => "W+".to_string(),
+        None => "0".to_string(),
+    };
+    let mut sgf = format!(
+        "(;GM[4]FF[4]SZ[{}]PB[{}]PW[{}]RE[{}]C[{}]",
+        size.side(),
+        escape(&record.names[0]),
+        escape(&record.names[1]),
+        result,
+        escape(&record.result.reason)
+    );
+    for (i, ((x, y), _)) in record.moves.iter().enumerate() {
+        let colour = if i % 2 == 0 { 'B' } else { 'W' };
+        sgf.push_str(&format!(
+            ";{colour}[{}{}]",
+            (b'a' + *x as u8) as char,
+            (b'a' + *y as u8) as char
+        ));
+    }
+    sgf.push_str(")\n");
+    sgf
+}
+
+fn escape(text: &str) -> String {
+    text.replace('\\', "\\\\").replace(']', "\\]")
+}
+
+/// The game in Piskvork's PSQ format: a header, then `x,y,time_ms` per move, 1-based.
+pub fn to_psq(record: &GameRecord, size: BoardSize) -> String {
+    let mut psq = format!("Piskvorky {0}x{0}, 11:11, 0\n", size.side());
+    for ((x, y), ms) in &record.moves {
+        psq.push_str(&format!("{},{},{}\n", x + 1, y + 1, ms));
+    }
+    psq.push_str(&format!("{}\n{}\n", record.names[0], record.names[1]));
+    psq
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn openings_parse_in_both_notations() {
+        assert_eq!(parse_opening("h8i9j8", BoardSize::Fifteen), Ok(vec![(7, 7), (8, 8), (9, 7)]));
+        assert_eq!(
+            parse_opening("0,0, 1,0, -1,1", BoardSize::Fifteen),
+            Ok(vec![(7, 7), (8, 7), (6, 8)])
+        );
+        assert!(parse_opening("0,0, 1", BoardSize::Fifteen).is_err());
+        assert!(parse_opening("-9,0", BoardSize::Fifteen).is_err());
+    }
+
+    #[test]
+    fn random_openings_are_deterministic_and_open() {
+        let mut a = SplitMix64::new(5);
+        let mut b = SplitMix64::new(5);
+        for _ in 0..20 {
+            let o = random_opening(&mut a, BoardSize::Fifteen, Rule::Renju, 3);
+            assert_eq!(o, random_opening(&mut b, BoardSize::Fifteen, Rule::Renju, 3));
+            assert!(o.iter().all(|&(x, y)| (5..10).contains(&x) && (5..10).contains(&y)));
+        }
+        let small = random_opening(&mut a, BoardSize::Three, Rule::Freestyle, 1);
+        assert_eq!(small.len(), 1);
+    }
+
+    #[test]
+    fn records_print_as_sgf_and_psq() {
+        let record = GameRecord {
+            names: ["mnk".into(), "other]".into()],
+            moves: vec![((7, 7), 0), ((8, 8), 12)],
+            opening_len: 1,
+            result: GameResult { winner: Some(Color::White), reason: "timeout".into() },
+        };
+        assert_eq!(
+            to_sgf(&record, BoardSize::Fifteen),
+            "(;GM[4]FF[4]SZ[15]PB[mnk]PW[other\\]]RE[W+]C[timeout];B[hh];W[ii])\n"
+        );
+        assert_eq!(
+            to_psq(&record, BoardSize::Fifteen),
+            "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,12\nmnk\nother]\n"
+        );
+    }
+}

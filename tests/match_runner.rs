@@ -1,0 +1,193 @@
+//! `pbrain-mnk match` end to end: copies of mnk on every size, and deliberately broken
+//! engines (illegal moves, timeouts, crashes, garbage) scored as losses with the right
+//! reason while the run goes on.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const MNK: &str = env!("CARGO_BIN_EXE_pbrain-mnk");
+
+fn run_match(args: &[&str]) -> Output {
+    Command::new(MNK).arg("match").args(args).output().expect("the binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A pbrain engine in bash that plays `move_script` (a shell snippet run after each BOARD
+/// block) and otherwise follows the protocol.
+fn broken_engine(dir: &Path, name: &str, move_script: &str) -> PathBuf {
+    let path = dir.join(name);
+    let script = format!(
+        r#"#!/usr/bin/env bash
+n=0
+while IFS= read -r line; do
+  line="${{line%$'\r'}}"
+  case "$line" in
+    ABOUT) echo 'name="{name}", version="1"' ;;
+    START*) echo OK ;;
+    END) exit 0 ;;
+    DONE) n=$((n+1)); {move_script} ;;
+  esac
+done
+"#
+    );
+    std::fs::write(&path, script).unwrap();
+    let mut perms = std::fs::metadata(&path).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&path, perms).unwrap();
+    path
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mnk-match-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn tic_tac_toe_self_play_is_all_draws() {
+    let out = run_match(&[
+        "--engine1",
+        MNK,
+        "--engine2",
+        MNK,
+        "--size",
+        "3",
+        "--games",
+        "6",
+        "--time-move",
+        "50",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("W-D-L 0-6-0"), "{}", stdout(&out));
+    assert_eq!(stderr(&out).matches("full board").count(), 6);
+}
+
+#[test]
+fn five_by_five_and_gomoku_self_play_finish_and_save_games() {
+    let dir = scratch("save");
+    let sgf = dir.join("games.sgf");
+    let out = run_match(&[
+        "--engine1",
+        MNK,
+        "--engine2",
+        MNK,
+        "--size",
+        "5",
+        "--games",
+        "4",
+        "--time-move",
+        "30",
+        "--concurrency",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("games 4\n"), "{}", stdout(&out));
+    let out = run_match(&[
+        "--engine1",
+        MNK,
+        "--engine2",
+        MNK,
+        "--size",
+        "15",
+        "--rule",
+        "renju",
+        "--games",
+        "2",
+        "--time-move",
+        "50",
+        "--sgf",
+        sgf.to_str().unwrap(),
+        "--psq",
+        dir.join("psq").to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("games 2\n"), "{}", stdout(&out));
+    let saved = std::fs::read_to_string(&sgf).unwrap();
+    assert_eq!(saved.matches("(;GM[4]FF[4]SZ[15]").count(), 2);
+    assert!(dir.join("psq").join("game-0002.psq").exists());
+}
+
+#[test]
+fn broken_engines_lose_with_the_right_reason_and_the_run_continues() {
+    let dir = scratch("broken");
+    let cases = [
+        ("illegal", "echo 7,7", "illegal move 7,7"),
+        ("offboard", "echo 99,99", "illegal move 99,99"),
+        ("slow", "sleep 3; echo 0,$n", "timeout"),
+        ("crasher", "exit 3", "(crash: "),
+        ("garbage", "echo 'hello there'", "illegal answer"),
+    ];
+    for (name, script, reason) in cases {
+        let engine = broken_engine(&dir, name, script);
+        let out = run_match(&[
+            "--engine1",
+            MNK,
+            "--engine2",
+            engine.to_str().unwrap(),
+            "--size",
+            "15",
+            "--games",
+            "2",
+            "--time-move",
+            "100",
+            "--tolerance",
+            "300",
+        ]);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        assert!(stdout(&out).contains("W-D-L 2-0-0"), "{name}: {}\n{}", stdout(&out), stderr(&out));
+        assert_eq!(stderr(&out).matches(reason).count(), 2, "{name}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn an_engine_that_cannot_start_stops_the_match_with_a_message() {
+    let out = run_match(&["--engine1", MNK, "--engine2", "/nonexistent/engine", "--games", "2"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).starts_with("games 0\n"));
+    assert!(stderr(&out).contains("engine failed to start"), "{}", stderr(&out));
+}
+
+#[test]
+fn bad_match_options_exit_with_code_2() {
+    for args in [
+        &["--engine1", MNK][..],
+        &["--engine1", MNK, "--engine2", MNK, "--size", "7"],
+        &["--engine1", MNK, "--engine2", MNK, "--sprt", "5"],
+        &["--engine1", MNK, "--engine2", MNK, "--games", "0"],
+        &["--engine1", MNK, "--engine2", MNK, "--openings", "/nonexistent"],
+    ] {
+        let out = run_match(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn sprt_stops_once_it_decides() {
+    let dir = scratch("sprt");
+    let loser = broken_engine(&dir, "loser", "echo 7,7");
+    let out = run_match(&[
+        "--engine1",
+        MNK,
+        "--engine2",
+        loser.to_str().unwrap(),
+        "--games",
+        "200",
+        "--time-move",
+        "50",
+        "--sprt",
+        "0",
+        "50",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("H1 accepted"), "{text}");
+    let games: u32 = text.lines().next().unwrap().strip_prefix("games ").unwrap().parse().unwrap();
+    assert!(games < 200, "{text}");
+}
