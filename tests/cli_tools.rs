@@ -142,3 +142,51 @@ fn bench_prints_every_position_and_the_signature() {
     assert!(last.starts_with(&expected) && last.ends_with(" nps"), "{last}");
     assert_eq!(pbrain(&["bench", "--depth", "3"]).status.code(), Some(2));
 }
+
+fn play_with_input(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-mnk"))
+        .arg("play")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn play_a_scripted_game_with_bad_input_and_undo() {
+    // Human vs human on 3×3: junk, an off-board and an occupied move are re-asked; an undo
+    // takes back white's b3 and black's c3; then black wins down column a.
+    let script = "a1\nb1\nhello\n7,7\na1\na2\nc3\nb3\nundo\nb2\na3\n";
+    let out = play_with_input(&["--size", "3", "--black", "human", "--white", "human"], script);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("not a move"), "{text}");
+    assert!(text.contains("illegal: 7,7 is off the board"), "{text}");
+    assert!(text.contains("illegal: 0,0 is occupied"), "{text}");
+    assert!(text.contains("took back 2 move(s)"), "{text}");
+    assert!(text.trim_end().ends_with("result: black (X) wins after 5 moves"), "{text}");
+}
+
+#[test]
+fn play_engine_against_random_finishes_and_ends_on_end_of_input() {
+    let out = play_with_input(
+        &["--size", "5", "--black", "engine", "--white", "random", "--time-move", "20"],
+        "",
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("black (X) (engine) plays"), "{text}");
+    assert!(text.contains("white (O) (random) plays"), "{text}");
+    assert!(text.contains("result: "), "{text}");
+    assert!(!text.contains("result: white"), "the engine never loses: {text}");
+    // A human side with no input: the session ends quietly.
+    let quiet = play_with_input(&["--size", "15"], "");
+    assert!(quiet.status.success());
+    let bad = play_with_input(&["--black", "alien"], "");
+    assert_eq!(bad.status.code(), Some(2));
+}

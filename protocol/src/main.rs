@@ -21,6 +21,7 @@ fn usage() -> String {
         cli::solve::USAGE,
         cli::bench::USAGE,
         cli::matches::USAGE,
+        cli::play::USAGE,
         "pbrain-mnk help | --help | --version",
     ];
     format!("{USAGE_HEADER}\n  {}", lines.join("\n  "))
@@ -51,6 +52,7 @@ fn main() -> ExitCode {
         "solve" => cli::solve::run(&args[1..], &mut out),
         "bench" => cli::bench::run(&args[1..], &mut out),
         "match" => cli::matches::run(&args[1..], &mut out),
+        "play" => cli::play::run(&args[1..], &mut io::stdin().lock(), &mut out),
         "help" | "--help" | "-h" => writeln!(out, "{}", usage()).map_err(CliError::from),
         "--version" | "-V" => {
             writeln!(out, "pbrain-mnk {}", env!("CARGO_PKG_VERSION")).map_err(CliError::from)

@@ -4,6 +4,7 @@ pub(crate) mod args;
 pub(crate) mod bench;
 pub(crate) mod matches;
 pub(crate) mod perft;
+pub(crate) mod play;
 pub(crate) mod solve;
 
 use std::fmt;
