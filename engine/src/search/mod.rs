@@ -13,7 +13,8 @@
 //!             6. depth exhausted, no five threatened                 → VCF, else evaluation
 //!             7. moves: the single block if the opponent threatens (no depth spent),
 //!                else the candidates, ordered (TT move, killers, history, cell priority)
-//!             8. PVS loop: first move full window, others null window, re-search on success
+//!             8. PVS loop: first move full window, others null window (late quiet moves
+//!                on 15×15 reduced by a ply first), re-search on success
 //!             9. store the result in the transposition table
 //! ```
 //!
@@ -56,6 +57,10 @@ use threats::{Vcf, Vct};
 pub const ASPIRATION_WINDOW: Score = 40;
 /// Depth from which iterations use an aspiration window.
 pub const ASPIRATION_MIN_DEPTH: u32 = 4;
+/// Late-move reductions: from this remaining depth ...
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// ... moves from this index in the ordering are first searched one ply shallower.
+pub const LMR_MIN_INDEX: usize = 4;
 /// VCF nodes allowed at the root, before the main search.
 pub const ROOT_VCF_NODES: u64 = 20_000;
 /// Attacking fours the root VCF may chain.
@@ -498,7 +503,21 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                 Outcome::Draw => 0,
                 Outcome::Ongoing if i == 0 => -self.pvs(child_depth, ply + 1, -beta, -alpha),
                 Outcome::Ongoing => {
-                    let s = -self.pvs(child_depth, ply + 1, -alpha - 1, -alpha);
+                    // Late-move reduction (15×15 only: the small boards stay exact): a late,
+                    // quiet move is first searched one ply shallower.
+                    let reduce = !small
+                        && depth >= LMR_MIN_DEPTH
+                        && i >= LMR_MIN_INDEX
+                        && Some(cell) != tt_move
+                        && threats.is_empty();
+                    let mut s = if reduce {
+                        -self.pvs(child_depth - 1, ply + 1, -alpha - 1, -alpha)
+                    } else {
+                        alpha + 1
+                    };
+                    if s > alpha {
+                        s = -self.pvs(child_depth, ply + 1, -alpha - 1, -alpha);
+                    }
                     if s > alpha && s < beta {
                         -self.pvs(child_depth, ply + 1, -beta, -alpha)
                     } else {

@@ -72,6 +72,27 @@ pub fn defences_against_three<B: Bitboard>(board: &Board<B>, candidates: B) -> O
     threatened.then_some((opponent_fours | own_fours) & candidates)
 }
 
+/// The side to move's attacking moves near its stones, strongest first (ties by cell): every
+/// cell where it makes a four and, with `threes`, an open three. `None` without patterns.
+fn attacking_moves<B: Bitboard>(
+    board: &Board<B>,
+    threes: bool,
+) -> Option<arrayvec::ArrayVec<(i64, Cell), 256>> {
+    let me = board.side_to_move();
+    let (own, opp) = (board.stones(me), board.stones(me.opponent()));
+    let area = dilate(dilate(own)).without(own | opp);
+    let lines = board.lines();
+    let mut moves = arrayvec::ArrayVec::new();
+    for cell in area.iter() {
+        let patterns = lines.cell_patterns(cell, me)?;
+        if makes_four(&patterns) || (threes && makes_three(&patterns)) {
+            moves.push((threat_value(&patterns), cell));
+        }
+    }
+    moves.sort_unstable_by(|a: &(i64, Cell), b: &(i64, Cell)| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    Some(moves)
+}
+
 /// The VCF solver: can the side to move win by a sequence of fours, each forcing the reply?
 pub(crate) struct Vcf {
     /// Nodes visited (attacker moves tried), for the search's accounting.
@@ -111,7 +132,6 @@ impl Vcf {
         first: &mut Option<Cell>,
     ) -> Option<usize> {
         let me = board.side_to_move();
-        let (own, opp) = (board.stones(me), board.stones(me.opponent()));
         if let Some(win) = board.winning_cells(me).lowest() {
             *first = Some(win);
             return Some(1);
@@ -120,17 +140,7 @@ impl Vcf {
         if depth == 0 || !board.winning_cells(me.opponent()).is_empty() {
             return None;
         }
-        let area = dilate(dilate(own)).without(own | opp);
-        let lines = board.lines();
-        let mut moves: arrayvec::ArrayVec<(i64, Cell), 256> = arrayvec::ArrayVec::new();
-        for cell in area.iter() {
-            let patterns = lines.cell_patterns(cell, me)?;
-            if makes_four(&patterns) {
-                moves.push((threat_value(&patterns), cell));
-            }
-        }
-        moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        for &(_, cell) in &moves {
+        for &(_, cell) in &attacking_moves(board, false)? {
             if self.nodes >= budget_end {
                 return None;
             }
@@ -233,7 +243,6 @@ impl Vct {
         first: &mut Option<Cell>,
     ) -> Option<usize> {
         let me = board.side_to_move();
-        let (own, opp) = (board.stones(me), board.stones(me.opponent()));
         if let Some(win) = board.winning_cells(me).lowest() {
             *first = Some(win);
             return Some(1);
@@ -241,17 +250,7 @@ impl Vct {
         if depth == 0 || !board.winning_cells(me.opponent()).is_empty() {
             return None;
         }
-        let area = dilate(dilate(own)).without(own | opp);
-        let lines = board.lines();
-        let mut moves: arrayvec::ArrayVec<(i64, Cell), 256> = arrayvec::ArrayVec::new();
-        for cell in area.iter() {
-            let patterns = lines.cell_patterns(cell, me)?;
-            if makes_four(&patterns) || makes_three(&patterns) {
-                moves.push((threat_value(&patterns), cell));
-            }
-        }
-        moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        for &(_, cell) in &moves {
+        for &(_, cell) in &attacking_moves(board, true)? {
             if self.nodes >= self.budget_end {
                 return None;
             }
