@@ -446,15 +446,15 @@ impl Session {
         );
         match outcome.purpose {
             Purpose::Move => {
-                game.try_play(best).expect("the search returns a legal move");
-                lines.push(Response::Move(best));
+                let played = play_or_fallback(game, best);
+                lines.push(Response::Move(played));
             }
             Purpose::Swap2(_) => {
                 // The side to move is white in both swap2 positions (3 or 5 stones). Keep
                 // white when its score is not worse than SWAP2_MARGIN, otherwise swap.
                 if outcome.result.score >= -SWAP2_MARGIN {
-                    game.try_play(best).expect("the search returns a legal move");
-                    lines.push(Response::Move(best));
+                    let played = play_or_fallback(game, best);
+                    lines.push(Response::Move(played));
                 } else {
                     lines.push(Response::Swap);
                 }
@@ -611,6 +611,19 @@ impl Session {
         });
         Response::Message(line)
     }
+}
+
+/// Plays `best`; should the search ever return an illegal move (a bug), plays the first
+/// legal move instead and logs it — a weak move loses less than a forfeit.
+fn play_or_fallback(game: &mut Game, best: Point) -> Point {
+    if game.try_play(best).is_ok() {
+        return best;
+    }
+    log::error!("the search returned the illegal move {},{}; playing a legal one", best.0, best.1);
+    let fallback = with_game!(&*game, b => b.legal_moves().lowest().map(|c| cell_xy(b, c)))
+        .expect("an undecided game has a legal move");
+    game.try_play(fallback).expect("a legal move plays");
+    fallback
 }
 
 /// Score below which white gives up its side in swap2 (evaluation units).
@@ -771,6 +784,25 @@ mod tests {
         let mut big = started(15);
         assert!(matches!(&reply(&mut big, Command::Solve)[..], [Response::Error(_)]));
         assert!(matches!(&reply(&mut big, Command::Perft(5))[..], [Response::Error(_)]));
+    }
+
+    #[test]
+    fn an_illegal_search_move_is_replaced_by_a_legal_one() {
+        let mut s = started(5);
+        reply(&mut s, Command::Turn((2, 2)));
+        let history = s.game().unwrap().history();
+        let occupied = history[0];
+        let free = (0..5)
+            .flat_map(|y| (0..5).map(move |x| (x, y)))
+            .find(|p| !history.contains(p))
+            .unwrap();
+        let Reaction::Think(job) = s.handle(Command::Turn(free)) else { panic!("a search") };
+        let mut outcome = job.run(Arc::new(AtomicBool::new(true)), &mut |_| {});
+        outcome.best = Some(occupied);
+        let lines = s.finish(outcome);
+        let Some(Response::Move(played)) = lines.last() else { panic!("{lines:?}") };
+        assert_ne!(*played, occupied);
+        assert_eq!(s.game().unwrap().last_move(), Some(*played));
     }
 
     #[test]
