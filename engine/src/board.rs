@@ -502,6 +502,7 @@ impl<B: Bitboard> fmt::Display for Board<B> {
 mod tests {
     use super::*;
     use crate::bitboard::Bits256;
+    use crate::pattern::keys::ThreatKind;
     use crate::rng::SplitMix64;
 
     fn random_game<B: Bitboard>(rng: &mut SplitMix64, rule: Rule) -> Board<B> {
@@ -580,7 +581,7 @@ mod tests {
     }
 
     #[test]
-    fn incremental_fives_match_the_rule_on_random_games() {
+    fn incremental_threat_sets_match_the_patterns_and_the_rule_on_random_games() {
         let mut rng = SplitMix64::new(31);
         for rule in Rule::ALL {
             for _ in 0..6 {
@@ -593,6 +594,24 @@ mod tests {
                             rule.winning_cells(own, opp, color),
                             "{rule}"
                         );
+                        // The four and three sets hold exactly the cells whose patterns say so.
+                        let empty = board.empty_cells();
+                        let lines = board.lines();
+                        let fours = lines.threat_cells(color, ThreatKind::Four).unwrap() & empty;
+                        let threes = lines.threat_cells(color, ThreatKind::Three).unwrap() & empty;
+                        for cell in empty.iter() {
+                            let p = lines.cell_patterns(cell, color).unwrap();
+                            assert_eq!(
+                                fours.contains(cell),
+                                p.iter().any(|q| q.is_four()),
+                                "{rule}"
+                            );
+                            assert_eq!(
+                                threes.contains(cell),
+                                p.contains(&crate::pattern::Pattern::F3),
+                                "{rule}"
+                            );
+                        }
                     }
                     let moves: Vec<Cell> = board.legal_moves().iter().collect();
                     board.play(moves[rng.below(moves.len())]);

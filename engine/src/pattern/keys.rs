@@ -37,9 +37,54 @@ pub trait LineState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'stati
     /// The incremental pattern evaluation for `color` (the sum over empty cells of what its
     /// stone would make there), if this board keeps patterns.
     fn potential(&self, color: Color) -> Option<i32>;
-    /// The cells (empty or not) where a stone of `color` would make five, if this board keeps
-    /// patterns.
-    fn five_cells(&self, color: Color) -> Option<B>;
+    /// The cells (empty or not) where a stone of `color` would make a pattern of `kind` in
+    /// some direction, if this board keeps patterns.
+    fn threat_cells(&self, color: Color, kind: ThreatKind) -> Option<B>;
+
+    /// [`LineState::threat_cells`] for fives.
+    #[inline(always)]
+    fn five_cells(&self, color: Color) -> Option<B> {
+        self.threat_cells(color, ThreatKind::Five)
+    }
+}
+
+/// Kinds of threat cells the line state keeps as sets.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum ThreatKind {
+    /// A stone here makes five.
+    Five = 0,
+    /// A stone here makes a four of any kind (`B4`, `F4`, `DoubleFour`).
+    Four = 1,
+    /// A stone here makes an open four or a one-line double four (`F4`, `DoubleFour`).
+    OpenFour = 2,
+    /// A stone here makes an open three (`F3`).
+    Three = 3,
+}
+
+/// Number of [`ThreatKind`]s.
+const KINDS: usize = 4;
+
+/// Bit `kind` set for every threat kind the pattern belongs to.
+#[inline(always)]
+const fn kinds_of(p: u8) -> u8 {
+    const FIVE: u8 = Pattern::Five as u8;
+    const B4: u8 = Pattern::B4 as u8;
+    const F4: u8 = Pattern::F4 as u8;
+    const DF: u8 = Pattern::DoubleFour as u8;
+    const F3: u8 = Pattern::F3 as u8;
+    match p {
+        FIVE => 1 << ThreatKind::Five as u8,
+        B4 => 1 << ThreatKind::Four as u8,
+        F4 | DF => (1 << ThreatKind::Four as u8) | (1 << ThreatKind::OpenFour as u8),
+        F3 => 1 << ThreatKind::Three as u8,
+        _ => 0,
+    }
+}
+
+/// The threat kinds of both colours of a pattern pair (black in bits 0..4, white 4..8).
+#[inline(always)]
+const fn pair_kinds(pair: u16) -> u8 {
+    kinds_of(pair as u8) | kinds_of((pair >> 8) as u8) << 4
 }
 
 /// No line state (boards whose lines span the board).
@@ -71,7 +116,7 @@ impl<B: Bitboard> LineState<B> for NoLines {
         None
     }
     #[inline(always)]
-    fn five_cells(&self, _: Color) -> Option<B> {
+    fn threat_cells(&self, _: Color, _: ThreatKind) -> Option<B> {
         None
     }
 }
@@ -105,13 +150,6 @@ static NEIGHBOURS: LazyLock<Neighbours> = LazyLock::new(|| {
     Neighbours { cells }
 });
 
-/// Per colour, whether the pattern pair holds a five (bit 0 black, bit 1 white).
-#[inline(always)]
-const fn is_five_pair(pair: u16) -> u8 {
-    let five = Pattern::Five as u16;
-    ((pair & 0xff == five) as u8) | (((pair >> 8) == five) as u8) << 1
-}
-
 /// Worth of one direction's pattern on an empty cell, for the colour that could play there
 /// (the evaluation sums these over every empty cell), indexed by `Pattern as usize`.
 pub const PATTERN_POTENTIAL: [i32; 12] = [
@@ -141,10 +179,11 @@ pub struct LineKeys {
     occupied: Bits256,
     /// Per colour, the sum of `PATTERN_POTENTIAL` over the empty cells' four patterns.
     potential: [i32; 2],
-    /// Per cell and colour, the directions (bits 0..4) in which a stone would make five.
-    five_dirs: Box<[[u8; 2]; SLOTS]>,
-    /// Per colour, the cells with any such direction.
-    fives: [Bits256; 2],
+    /// Per cell, colour and threat kind, the directions (bits 0..4) holding that kind.
+    kind_dirs: Box<[[[u8; KINDS]; 2]; SLOTS]>,
+    /// Per colour and threat kind, the cells with any such direction (boxed: keeps the
+    /// board itself small to move and clone).
+    kind_cells: Box<[[Bits256; KINDS]; 2]>,
     table: &'static PatternTable,
 }
 
@@ -186,20 +225,26 @@ impl LineKeys {
         [PATTERN_POTENTIAL[usize::from(pair as u8)], PATTERN_POTENTIAL[usize::from(pair >> 8)]]
     }
 
-    /// Records whether the pattern pair of `cell` along `d` makes five, per colour.
+    /// Records the threat kinds of the pattern pair of `cell` along `d`, per colour.
     #[inline(always)]
-    fn track_fives(&mut self, cell: usize, d: usize, pair: u16) {
-        let five = Pattern::Five as u16;
+    fn track_kinds(&mut self, cell: usize, d: usize, changed: u8, pair: u16) {
+        let kinds = pair_kinds(pair);
+        let bit = Bits256::from_cell(Cell::from_index(cell as u8));
         for color in 0..2 {
-            let dirs = &mut self.five_dirs[cell][color];
-            if (pair >> (8 * color)) & 0xff == five {
-                *dirs |= 1 << d;
-            } else {
-                *dirs &= !(1 << d);
+            for kind in 0..KINDS {
+                let flag = 1 << (4 * color + kind);
+                if changed & flag == 0 {
+                    continue;
+                }
+                let dirs = &mut self.kind_dirs[cell][color][kind];
+                if kinds & flag != 0 {
+                    *dirs |= 1 << d;
+                } else {
+                    *dirs &= !(1 << d);
+                }
+                let set = &mut self.kind_cells[color][kind];
+                *set = if *dirs != 0 { *set | bit } else { set.without(bit) };
             }
-            let bit = Bits256::from_cell(Cell::from_index(cell as u8));
-            self.fives[color] =
-                if *dirs != 0 { self.fives[color] | bit } else { self.fives[color].without(bit) };
         }
     }
 
@@ -256,8 +301,9 @@ impl LineKeys {
                 if old_pair == new_pair {
                     continue;
                 }
-                if is_five_pair(old_pair) != is_five_pair(new_pair) {
-                    self.track_fives(seer, d, new_pair);
+                let changed = pair_kinds(old_pair) ^ pair_kinds(new_pair);
+                if changed != 0 {
+                    self.track_kinds(seer, d, changed, new_pair);
                 }
                 if !self.occupied.contains(Cell::from_index(seer as u8)) {
                     let [ob, ow] = LineKeys::pair_potential(old_pair);
@@ -290,8 +336,8 @@ impl LineState<Bits256> for LineKeys {
             pairs,
             occupied: Bits256::EMPTY,
             potential,
-            five_dirs: Box::new([[0; 2]; SLOTS]),
-            fives: [Bits256::EMPTY; 2],
+            kind_dirs: Box::new([[[0; KINDS]; 2]; SLOTS]),
+            kind_cells: Box::new([[Bits256::EMPTY; KINDS]; 2]),
             table,
         }
     }
@@ -326,8 +372,8 @@ impl LineState<Bits256> for LineKeys {
             && fresh.pairs == self.pairs
             && fresh.occupied == self.occupied
             && fresh.potential == self.potential
-            && fresh.five_dirs == self.five_dirs
-            && fresh.fives == self.fives
+            && fresh.kind_dirs == self.kind_dirs
+            && fresh.kind_cells == self.kind_cells
             && std::ptr::eq(fresh.table, self.table)
     }
 
@@ -342,8 +388,8 @@ impl LineState<Bits256> for LineKeys {
     }
 
     #[inline(always)]
-    fn five_cells(&self, color: Color) -> Option<Bits256> {
-        Some(self.fives[color.index()])
+    fn threat_cells(&self, color: Color, kind: ThreatKind) -> Option<Bits256> {
+        Some(self.kind_cells[color.index()][kind as usize])
     }
 
     fn renju_forbidden(&self, black: Bits256, white: Bits256, candidates: Bits256) -> Bits256 {

@@ -8,9 +8,8 @@
 use crate::bitboard::Bitboard;
 use crate::board::{Board, Color, Outcome};
 use crate::geometry::Cell;
-use crate::movegen::dilate;
 use crate::pattern::Pattern;
-use crate::pattern::keys::{LineState, PATTERN_POTENTIAL};
+use crate::pattern::keys::{LineState, PATTERN_POTENTIAL, ThreatKind};
 
 /// Threat class scores of a cell for one side (see [`threat_value`]).
 pub const FIVE_VALUE: i64 = 1 << 30;
@@ -40,12 +39,6 @@ pub fn threat_value(patterns: &[Pattern; 4]) -> i64 {
     }
 }
 
-/// Whether a stone of `color` on `cell` would make a four (or five) in some line.
-#[inline]
-fn makes_four(patterns: &[Pattern; 4]) -> bool {
-    patterns.iter().any(|&p| p.is_four() || p == Pattern::Five)
-}
-
 /// If the opponent of the side to move threatens to make an open four (it has an open
 /// three), the moves worth searching: every cell where the opponent could make a four (which
 /// covers the blocks of the three) and every cell where the side to move makes a four of its
@@ -54,43 +47,35 @@ pub fn defences_against_three<B: Bitboard>(board: &Board<B>, candidates: B) -> O
     let me = board.side_to_move();
     let them = me.opponent();
     let lines = board.lines();
-    let mut threatened = false;
-    let mut opponent_fours = B::EMPTY;
-    let mut own_fours = B::EMPTY;
-    for cell in candidates.iter() {
-        let theirs = lines.cell_patterns(cell, them)?;
-        if theirs.contains(&Pattern::F4) || theirs.contains(&Pattern::DoubleFour) {
-            threatened = true;
-        }
-        if makes_four(&theirs) {
-            opponent_fours = opponent_fours.with(cell);
-        }
-        if makes_four(&lines.cell_patterns(cell, me)?) {
-            own_fours = own_fours.with(cell);
-        }
-    }
-    threatened.then_some((opponent_fours | own_fours) & candidates)
+    let threatened = !(lines.threat_cells(them, ThreatKind::OpenFour)? & candidates).is_empty();
+    let fours =
+        lines.threat_cells(them, ThreatKind::Four)? | lines.threat_cells(me, ThreatKind::Four)?;
+    threatened.then_some(fours & candidates)
 }
 
-/// The side to move's attacking moves near its stones, strongest first (ties by cell): every
-/// cell where it makes a four and, with `threes`, an open three. `None` without patterns.
+/// A list of attacking moves with their threat values.
+type AttackList = arrayvec::ArrayVec<(i64, Cell), 256>;
+
+/// Fills `moves` with the side to move's attacking moves near its stones, strongest first
+/// (ties by cell): every cell where it makes a four and, with `threes`, an open three.
+/// `None` without patterns. (An out-parameter: the 4 KiB list is built in the caller's
+/// frame instead of being copied out at every threat-search node.)
 fn attacking_moves<B: Bitboard>(
     board: &Board<B>,
     threes: bool,
-) -> Option<arrayvec::ArrayVec<(i64, Cell), 256>> {
+    moves: &mut AttackList,
+) -> Option<()> {
     let me = board.side_to_move();
-    let (own, opp) = (board.stones(me), board.stones(me.opponent()));
-    let area = dilate(dilate(own)).without(own | opp);
     let lines = board.lines();
-    let mut moves = arrayvec::ArrayVec::new();
-    for cell in area.iter() {
-        let patterns = lines.cell_patterns(cell, me)?;
-        if makes_four(&patterns) || (threes && makes_three(&patterns)) {
-            moves.push((threat_value(&patterns), cell));
-        }
+    let mut cells = lines.threat_cells(me, ThreatKind::Four)?;
+    if threes {
+        cells |= lines.threat_cells(me, ThreatKind::Three)?;
     }
-    moves.sort_unstable_by(|a: &(i64, Cell), b: &(i64, Cell)| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    Some(moves)
+    for cell in (cells & board.empty_cells()).iter() {
+        moves.push((threat_value(&lines.cell_patterns(cell, me)?), cell));
+    }
+    moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    Some(())
 }
 
 /// The VCF solver: can the side to move win by a sequence of fours, each forcing the reply?
@@ -140,7 +125,9 @@ impl Vcf {
         if depth == 0 || !board.winning_cells(me.opponent()).is_empty() {
             return None;
         }
-        for &(_, cell) in &attacking_moves(board, false)? {
+        let mut moves = AttackList::new();
+        attacking_moves(board, false, &mut moves)?;
+        for &(_, cell) in &moves {
             if self.nodes >= budget_end {
                 return None;
             }
@@ -202,12 +189,6 @@ impl Vcf {
     }
 }
 
-/// Whether a stone of the side with these patterns makes an open three (or better) anywhere.
-#[inline]
-fn makes_three(patterns: &[Pattern; 4]) -> bool {
-    patterns.iter().any(|&p| p >= Pattern::F3 && p != Pattern::Overline)
-}
-
 /// The VCT solver: can the side to move win by a sequence of threats (fours, which force
 /// one reply, and open threes, which must be answered by a defence)? It is sound: every
 /// defence of a three is tried, including the defender's own fours (a counter-four counts
@@ -250,7 +231,9 @@ impl Vct {
         if depth == 0 || !board.winning_cells(me.opponent()).is_empty() {
             return None;
         }
-        for &(_, cell) in &attacking_moves(board, true)? {
+        let mut moves = AttackList::new();
+        attacking_moves(board, true, &mut moves)?;
+        for &(_, cell) in &moves {
             if self.nodes >= self.budget_end {
                 return None;
             }
@@ -278,7 +261,6 @@ impl Vct {
     fn refute_all<B: Bitboard>(&mut self, board: &mut Board<B>, depth: u32) -> Option<usize> {
         let defender = board.side_to_move();
         let attacker = defender.opponent();
-        let (att, def) = (board.stones(attacker), board.stones(defender));
         if !board.winning_cells(defender).is_empty() {
             return None;
         }
@@ -287,23 +269,14 @@ impl Vct {
             0 => {
                 // A three: every cell where the attacker could make a four, and every four of
                 // the defender's own. No open-four threat at all: not a threat.
-                let candidates = dilate(dilate(att | def)).without(att | def);
                 let lines = board.lines();
-                let mut threatened = false;
-                let mut defences = B::EMPTY;
-                for cell in candidates.iter() {
-                    let theirs = lines.cell_patterns(cell, attacker)?;
-                    if theirs.contains(&Pattern::F4) || theirs.contains(&Pattern::DoubleFour) {
-                        threatened = true;
-                    }
-                    if makes_four(&theirs) || makes_four(&lines.cell_patterns(cell, defender)?) {
-                        defences = defences.with(cell);
-                    }
-                }
-                if !threatened {
+                let empty = board.empty_cells();
+                if (lines.threat_cells(attacker, ThreatKind::OpenFour)? & empty).is_empty() {
                     return None;
                 }
-                defences
+                (lines.threat_cells(attacker, ThreatKind::Four)?
+                    | lines.threat_cells(defender, ThreatKind::Four)?)
+                    & empty
             }
             1 => fives,
             _ => return Some(2),
