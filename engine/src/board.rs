@@ -273,6 +273,17 @@ impl<B: Bitboard> Board<B> {
         }
     }
 
+    /// A copy for counting (perft): without the incremental line state, which only the
+    /// search and renju's forbidden points need, make and unmake are several times faster.
+    /// Under renju the state is kept.
+    pub fn for_counting(&self) -> Self {
+        let mut copy = self.clone();
+        if self.rule != Rule::Renju {
+            copy.lines.deactivate();
+        }
+        copy
+    }
+
     /// The incremental line state (line keys on 15×15).
     #[inline(always)]
     pub fn lines(&self) -> &B::Lines {

@@ -5,7 +5,8 @@
 //! moves none of whose proper prefixes ends the game. `perft(0)` is 1.
 //!
 //! The last ply is *bulk counted*: at depth 1 the count is the number of legal moves, without
-//! playing them. Counts are `u128` because deep counts overflow `u64` (15×15 perft(9)).
+//! playing them. Counting runs on [`Board::for_counting`] copies, which skip the incremental
+//! pattern state (kept only under renju, whose forbidden points need it). Counts are `u128` because deep counts overflow `u64` (15×15 perft(9)).
 //! [`perft_parallel`] splits the root moves over threads; the sum does not depend on the
 //! thread count.
 
@@ -29,7 +30,7 @@ pub fn perft<B: Bitboard>(board: &mut Board<B>, depth: u32) -> NodeCount {
     if depth == 0 {
         return 1;
     }
-    perft_inner(board, depth)
+    perft_inner(&mut board.for_counting(), depth)
 }
 
 /// The perft count of every legal root move, in cell-index order.
@@ -37,7 +38,12 @@ pub fn divide<B: Bitboard>(board: &mut Board<B>, depth: u32) -> Vec<(Cell, NodeC
     if depth == 0 {
         return Vec::new();
     }
-    board.legal_moves().iter().map(|cell| (cell, count_after(board, cell, depth - 1))).collect()
+    let mut counting = board.for_counting();
+    board
+        .legal_moves()
+        .iter()
+        .map(|cell| (cell, count_after(&mut counting, cell, depth - 1)))
+        .collect()
 }
 
 /// [`divide`] with the root moves shared among `threads` worker threads (at least one).
@@ -54,7 +60,7 @@ pub fn divide_parallel<B: Bitboard>(
     let mut counts: Vec<(Cell, NodeCount)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads.max(1))
             .map(|_| {
-                let mut local = board.clone();
+                let mut local = board.for_counting();
                 let (moves, next) = (&moves, &next);
                 scope.spawn(move || {
                     let mut done = Vec::new();

@@ -41,6 +41,10 @@ pub trait LineState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'stati
     /// some direction, if this board keeps patterns.
     fn threat_cells(&self, color: Color, kind: ThreatKind) -> Option<B>;
 
+    /// Stops maintaining the state (for counting, such as perft, where no pattern is
+    /// needed); queries then answer `None` and callers use their generic paths.
+    fn deactivate(&mut self) {}
+
     /// [`LineState::threat_cells`] for fives.
     #[inline(always)]
     fn five_cells(&self, color: Color) -> Option<B> {
@@ -185,6 +189,8 @@ pub struct LineKeys {
     /// board itself small to move and clone).
     kind_cells: Box<[[Bits256; KINDS]; 2]>,
     table: &'static PatternTable,
+    /// Whether the state is maintained (see [`LineState::deactivate`]).
+    active: bool,
 }
 
 impl std::fmt::Debug for LineKeys {
@@ -339,11 +345,15 @@ impl LineState<Bits256> for LineKeys {
             kind_dirs: Box::new([[[0; KINDS]; 2]; SLOTS]),
             kind_cells: Box::new([[Bits256::EMPTY; KINDS]; 2]),
             table,
+            active: true,
         }
     }
 
     #[inline]
     fn place(&mut self, cell: Cell, color: Color) {
+        if !self.active {
+            return;
+        }
         let code = match color {
             Color::Black => CODE_BLACK,
             Color::White => CODE_WHITE,
@@ -355,12 +365,18 @@ impl LineState<Bits256> for LineKeys {
 
     #[inline]
     fn remove(&mut self, cell: Cell) {
+        if !self.active {
+            return;
+        }
         self.update(cell, None);
         self.occupied = self.occupied.without(Bits256::from_cell(cell));
         self.count_cell(cell, 1);
     }
 
     fn matches(&self, rule: Rule, black: Bits256, white: Bits256) -> bool {
+        if !self.active {
+            return true;
+        }
         let mut fresh = LineKeys::new(rule);
         for c in black.iter() {
             fresh.place(c, Color::Black);
@@ -379,17 +395,21 @@ impl LineState<Bits256> for LineKeys {
 
     #[inline(always)]
     fn cell_patterns(&self, cell: Cell, color: Color) -> Option<[Pattern; 4]> {
-        Some(self.patterns(cell, color))
+        self.active.then(|| self.patterns(cell, color))
     }
 
     #[inline(always)]
     fn potential(&self, color: Color) -> Option<i32> {
-        Some(self.potential[color.index()])
+        self.active.then(|| self.potential[color.index()])
     }
 
     #[inline(always)]
     fn threat_cells(&self, color: Color, kind: ThreatKind) -> Option<Bits256> {
-        Some(self.kind_cells[color.index()][kind as usize])
+        self.active.then(|| self.kind_cells[color.index()][kind as usize])
+    }
+
+    fn deactivate(&mut self) {
+        self.active = false;
     }
 
     fn renju_forbidden(&self, black: Bits256, white: Bits256, candidates: Bits256) -> Bits256 {
