@@ -51,7 +51,7 @@ use limits::StopCheck;
 use ordering::Ordering;
 use score::{INFINITY, MAX_PLY, Score, is_decisive, loss_in, win_in};
 use symmetry::SymmetricHash;
-use threats::{Vcf, Vct};
+use threats::{ThreatSearch, Threats};
 
 /// Half-width of the first aspiration window, in evaluation units.
 pub const ASPIRATION_WINDOW: Score = 40;
@@ -99,9 +99,8 @@ pub struct Searcher<'t, B: Bitboard> {
     sym: ArrayVec<SymmetricHash, { MAX_PLY + 1 }>,
     nodes: u64,
     seldepth: usize,
-    /// The threat solvers and their own node counts.
-    vcf: Vcf,
-    vct: Vct,
+    /// The threat-sequence solver (VCF and VCT) and its own node count.
+    threat: ThreatSearch,
     /// Root moves the main search may play (15×15 after the threat checks).
     root_moves: Option<B>,
     /// Whether step 4 may use pairing strategies (live-line draws are always used).
@@ -130,8 +129,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             sym,
             nodes: 0,
             seldepth: 0,
-            vcf: Vcf::new(LEAF_VCF_NODES),
-            vct: Vct::new(),
+            threat: ThreatSearch::new(),
             root_moves: None,
             pairing: true,
             heuristic: false,
@@ -171,11 +169,18 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         }
         // 15×15: a win by continuous fours needs no main search.
         if !small {
-            self.vcf.set_limit(ROOT_VCF_NODES);
             let mut first = None;
-            let mut win = self.vcf.solve(&mut self.board, ROOT_VCF_FOURS, &mut first);
+            let (board, threat) = (&mut self.board, &mut self.threat);
+            let mut win =
+                threat.solve(board, Threats::Fours, ROOT_VCF_FOURS, ROOT_VCF_NODES, &mut first);
             if win.is_none() && !self.check.spent(THREAT_TIME_FRACTION / 3.0) {
-                win = self.vct.solve(&mut self.board, VCT_THREATS, ROOT_VCT_NODES, &mut first);
+                win = threat.solve(
+                    board,
+                    Threats::FoursAndThrees,
+                    VCT_THREATS,
+                    ROOT_VCT_NODES,
+                    &mut first,
+                );
             }
             if let Some(plies) = win {
                 let best = first.expect("a threat sequence starts with a move");
@@ -183,12 +188,11 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                 result.score = win_in(plies);
                 result.depth = 1;
                 result.pv = vec![best];
-                result.vcf_nodes = self.vcf.nodes + self.vct.nodes;
+                result.vcf_nodes = self.threat.nodes;
                 result.time = self.check.elapsed();
                 on_info(&self.info(1, result.score, &result.pv));
                 return result;
             }
-            self.vcf.set_limit(LEAF_VCF_NODES);
             self.root_moves = self.safe_root_moves();
             if let Some(&safe) = self.root_moves.as_ref()
                 && let Some(m) = safe.lowest()
@@ -234,7 +238,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         }
         result.stopped = self.check.stopped();
         result.nodes = self.nodes;
-        result.vcf_nodes = self.vcf.nodes + self.vct.nodes;
+        result.vcf_nodes = self.threat.nodes;
         result.seldepth = self.seldepth as u32;
         result.time = self.check.elapsed();
         debug_assert!(result.best_move.is_some_and(|m| self.board.legal_moves().contains(m)));
@@ -267,8 +271,9 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             let refuted = match self.board.play_unchecked(cell) {
                 Outcome::Ongoing => {
                     let mut first = None;
-                    self.vct
-                        .solve(&mut self.board, VCT_THREATS, DEFENCE_VCT_NODES, &mut first)
+                    let threats = Threats::FoursAndThrees;
+                    self.threat
+                        .solve(&mut self.board, threats, VCT_THREATS, DEFENCE_VCT_NODES, &mut first)
                         .is_some()
                 }
                 _ => false,
@@ -463,7 +468,10 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             self.heuristic = true;
             if !small {
                 let mut first = None;
-                if let Some(plies) = self.vcf.solve(&mut self.board, LEAF_VCF_FOURS, &mut first) {
+                let (board, threat) = (&mut self.board, &mut self.threat);
+                if let Some(plies) =
+                    threat.solve(board, Threats::Fours, LEAF_VCF_FOURS, LEAF_VCF_NODES, &mut first)
+                {
                     return win_in(ply + plies);
                 }
             }

@@ -1,12 +1,12 @@
 //! Threat knowledge from line patterns (15×15): how strong a move is for each side, which
-//! moves defend against an open three, the VCF solver (victory by continuous fours) and the
-//! VCT solver (victory by continuous threats: fours and open threes).
+//! moves defend against an open three, and the threat-sequence solver: VCF (victory by
+//! continuous fours) and VCT (victory by continuous threats: fours and open threes).
 //!
 //! All of it reads the patterns the board keeps incrementally; on boards without patterns
 //! (3×3, 5×5) the functions answer "nothing known" and the search relies on full width.
 
 use crate::bitboard::Bitboard;
-use crate::board::{Board, Color, Outcome};
+use crate::board::{Board, Outcome};
 use crate::geometry::Cell;
 use crate::pattern::Pattern;
 use crate::pattern::keys::{LineState, PATTERN_POTENTIAL, ThreatKind};
@@ -78,142 +78,45 @@ fn attacking_moves<B: Bitboard>(
     Some(())
 }
 
-/// The VCF solver: can the side to move win by a sequence of fours, each forcing the reply?
-pub(crate) struct Vcf {
-    /// Nodes visited (attacker moves tried), for the search's accounting.
-    pub(crate) nodes: u64,
-    limit: u64,
+/// Which threats the attacker may make.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum Threats {
+    /// Fours only (VCF: victory by continuous fours; every reply is forced).
+    Fours,
+    /// Fours and open threes (VCT: victory by continuous threats).
+    FoursAndThrees,
 }
 
-impl Vcf {
-    /// A solver allowed `limit` nodes per call of [`Vcf::solve`].
-    pub(crate) fn new(limit: u64) -> Vcf {
-        Vcf { nodes: 0, limit }
-    }
-
-    /// Sets the node allowance of later calls.
-    pub(crate) fn set_limit(&mut self, limit: u64) {
-        self.limit = limit;
-    }
-
-    /// Plies to a forced win of the side to move by continuous fours, searching at most
-    /// `max_fours` attacking moves deep; `None` if none is found (or the board keeps no
-    /// patterns). The board is restored. `first` receives the first attacking move.
-    pub(crate) fn solve<B: Bitboard>(
-        &mut self,
-        board: &mut Board<B>,
-        max_fours: u32,
-        first: &mut Option<Cell>,
-    ) -> Option<usize> {
-        let budget_end = self.nodes + self.limit;
-        self.attack(board, max_fours, budget_end, first)
-    }
-
-    fn attack<B: Bitboard>(
-        &mut self,
-        board: &mut Board<B>,
-        depth: u32,
-        budget_end: u64,
-        first: &mut Option<Cell>,
-    ) -> Option<usize> {
-        let me = board.side_to_move();
-        if let Some(win) = board.winning_cells(me).lowest() {
-            *first = Some(win);
-            return Some(1);
-        }
-        // A defender's four must be answered: no longer a pure VCF.
-        if depth == 0 || !board.winning_cells(me.opponent()).is_empty() {
-            return None;
-        }
-        let mut moves = AttackList::new();
-        attacking_moves(board, false, &mut moves)?;
-        for &(_, cell) in &moves {
-            if self.nodes >= budget_end {
-                return None;
-            }
-            self.nodes += 1;
-            if board.renju_black_to_move() && !board.forbidden_among(B::from_cell(cell)).is_empty()
-            {
-                continue;
-            }
-            let outcome = board.play_unchecked(cell);
-            let result = match outcome {
-                Outcome::Win(_) => Some(1),
-                Outcome::Draw => None,
-                Outcome::Ongoing => self.defend(board, depth, budget_end, me),
-            };
-            board.undo_unchecked();
-            if let Some(plies) = result {
-                *first = Some(cell);
-                return Some(plies);
-            }
-        }
-        None
-    }
-
-    /// After the attacker's four: the defender's forced block, then the attack goes on.
-    /// Returns plies to the win counted from the attacker's four.
-    fn defend<B: Bitboard>(
-        &mut self,
-        board: &mut Board<B>,
-        depth: u32,
-        budget_end: u64,
-        attacker: Color,
-    ) -> Option<usize> {
-        let defender = attacker.opponent();
-        // The defender wins first if it has a five of its own.
-        if !board.winning_cells(defender).is_empty() {
-            return None;
-        }
-        let threats = board.winning_cells(attacker);
-        match threats.count() {
-            0 => None,
-            1 => {
-                let block = threats.lowest().expect("one threat");
-                if board.renju_black_to_move() && !board.forbidden_among(threats).is_empty() {
-                    // Black cannot block on a forbidden point: white wins.
-                    return Some(3);
-                }
-                if board.play_unchecked(block).is_decided() {
-                    board.undo_unchecked();
-                    return None;
-                }
-                let mut ignored = None;
-                let rest = self.attack(board, depth - 1, budget_end, &mut ignored);
-                board.undo_unchecked();
-                rest.map(|plies| plies + 2)
-            }
-            // Two fives threatened: one block cannot stop both.
-            _ => Some(3),
-        }
-    }
-}
-
-/// The VCT solver: can the side to move win by a sequence of threats (fours, which force
-/// one reply, and open threes, which must be answered by a defence)? It is sound: every
-/// defence of a three is tried, including the defender's own fours (a counter-four counts
-/// as a refutation), so a win it reports is a real forced win; it may miss wins.
-pub(crate) struct Vct {
-    /// Nodes visited.
+/// The threat-sequence solver: can the side to move win by a sequence of threats, each of
+/// which the defender must answer? A four forces its one block; an open three must be met by
+/// a defence — every cell where the attacker could make a four, and every four of the
+/// defender's own (a counter-four counts as a refutation). Every defence is tried, so a win
+/// it reports is a real forced win; it may miss wins. With [`Threats::Fours`] it is a VCF.
+pub(crate) struct ThreatSearch {
+    /// Nodes visited (attacking moves and defences), for the search's accounting.
     pub(crate) nodes: u64,
     budget_end: u64,
+    threes: bool,
 }
 
-impl Vct {
-    pub(crate) fn new() -> Vct {
-        Vct { nodes: 0, budget_end: 0 }
+impl ThreatSearch {
+    pub(crate) fn new() -> ThreatSearch {
+        ThreatSearch { nodes: 0, budget_end: 0, threes: false }
     }
 
-    /// Plies to a forced win of the side to move by continuous threats, at most `max_threats`
-    /// attacking moves deep and `limit` nodes; `first` receives the first attacking move.
+    /// Plies to a forced win of the side to move by `threats`, at most `max_threats`
+    /// attacking moves deep and `limit` nodes; `None` if none is found (or the board keeps
+    /// no patterns). The board is restored; `first` receives the first attacking move.
     pub(crate) fn solve<B: Bitboard>(
         &mut self,
         board: &mut Board<B>,
+        threats: Threats,
         max_threats: u32,
         limit: u64,
         first: &mut Option<Cell>,
     ) -> Option<usize> {
         self.budget_end = self.nodes + limit;
+        self.threes = threats == Threats::FoursAndThrees;
         self.attack(board, max_threats, first)
     }
 
@@ -228,11 +131,12 @@ impl Vct {
             *first = Some(win);
             return Some(1);
         }
+        // A defender's four must be answered first: no longer a threat sequence.
         if depth == 0 || !board.winning_cells(me.opponent()).is_empty() {
             return None;
         }
         let mut moves = AttackList::new();
-        attacking_moves(board, true, &mut moves)?;
+        attacking_moves(board, self.threes, &mut moves)?;
         for &(_, cell) in &moves {
             if self.nodes >= self.budget_end {
                 return None;
