@@ -428,7 +428,7 @@ impl<B: Bitboard> Board<B> {
     /// search-heavy debug runs stay fast while every kind of position gets checked.
     fn debug_check(&self) -> bool {
         const FULL_CHECK_SAMPLE: u64 = 64;
-        if self.hash % FULL_CHECK_SAMPLE == 0 {
+        if self.hash.is_multiple_of(FULL_CHECK_SAMPLE) {
             self.is_consistent()
         } else {
             self.is_consistent_except_lines()

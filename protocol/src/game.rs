@@ -118,7 +118,9 @@ impl Game {
     }
 }
 
-fn xy_of<B: Bitboard>(_: &Board<B>, cell: mnk_engine::geometry::Cell) -> Point {
+/// The (x, y) of `cell` on `board`'s size: lets code inside [`with_game!`] name the size
+/// through the board it holds.
+pub fn xy_of<B: Bitboard>(_board: &Board<B>, cell: mnk_engine::geometry::Cell) -> Point {
     B::GEOMETRY.xy(cell)
 }
 

@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use mnk_engine::bitboard::Bitboard;
-use mnk_engine::board::{Board, Color, Outcome};
+use mnk_engine::board::{Color, Outcome};
 use mnk_engine::perft::perft;
 use mnk_engine::rules::Rule;
 use mnk_engine::search::score::format_score;
@@ -23,7 +23,7 @@ use mnk_engine::tt::TranspositionTable;
 use mnk_engine::{BoardSize, eval};
 
 use crate::command::{BoardStone, Command, Point};
-use crate::game::Game;
+use crate::game::{Game, xy_of};
 use crate::response::Response;
 use crate::with_game;
 
@@ -106,15 +106,11 @@ impl SearchJob {
         };
         let (result, best) = with_game!(&job.game, b => {
             let r = search(b, &mut job.tt, limits, &mut report);
-            let best = r.best_move.map(|c| cell_xy(b, c));
+            let best = r.best_move.map(|c| xy_of(b, c));
             (r, best)
         });
         JobOutcome { tt: job.tt, result, best, purpose: job.purpose, started: job.started }
     }
-}
-
-fn cell_xy<B: Bitboard>(_: &Board<B>, cell: mnk_engine::geometry::Cell) -> Point {
-    B::GEOMETRY.xy(cell)
 }
 
 /// One progress line in the Rapfi/Embryo convention:
@@ -604,7 +600,7 @@ impl Session {
         let line = with_game!(game, b => {
             let s = solve(b, &mut tt);
             let best = s.best.map_or("none".to_string(), |c| {
-                let (x, y) = cell_xy(b, c);
+                let (x, y) = xy_of(b, c);
                 format!("{x},{y}")
             });
             format!("value {} best {} score {} nodes {}", s.value, best, format_score(s.score), s.search.nodes)
@@ -620,7 +616,7 @@ fn play_or_fallback(game: &mut Game, best: Point) -> Point {
         return best;
     }
     log::error!("the search returned the illegal move {},{}; playing a legal one", best.0, best.1);
-    let fallback = with_game!(&*game, b => b.legal_moves().lowest().map(|c| cell_xy(b, c)))
+    let fallback = with_game!(&*game, b => b.legal_moves().lowest().map(|c| xy_of(b, c)))
         .expect("an undecided game has a legal move");
     game.try_play(fallback).expect("a legal move plays");
     fallback

@@ -58,7 +58,7 @@ impl StopCheck {
         }
         if nodes >= self.node_limit {
             self.stopped = true;
-        } else if nodes % CHECK_INTERVAL_NODES == 0 {
+        } else if nodes.is_multiple_of(CHECK_INTERVAL_NODES) {
             self.stopped = self.flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
                 || self.deadline.is_some_and(|d| Instant::now() >= d);
         }

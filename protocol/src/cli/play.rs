@@ -19,7 +19,7 @@ use mnk_engine::search::{SearchLimits, search};
 use mnk_engine::tt::TranspositionTable;
 
 use mnk_protocol::command::{Point, parse_point};
-use mnk_protocol::game::Game;
+use mnk_protocol::game::{Game, xy_of};
 use mnk_protocol::with_game;
 
 use super::CliError;
@@ -128,13 +128,8 @@ fn format_point((x, y): Point) -> String {
 
 fn legal_points(game: &Game) -> Vec<Point> {
     with_game!(game, b => {
-        let g = geometry_of(b);
-        b.legal_moves().iter().map(|c| g.xy(c)).collect()
+        b.legal_moves().iter().map(|c| xy_of(b, c)).collect()
     })
-}
-
-fn geometry_of<B: Bitboard>(_: &mnk_engine::board::Board<B>) -> mnk_engine::geometry::Geometry {
-    B::GEOMETRY
 }
 
 fn engine_move(game: &Game, tt: &mut TranspositionTable, time: Duration) -> (Point, String) {
@@ -149,7 +144,7 @@ fn engine_move(game: &Game, tt: &mut TranspositionTable, time: Duration) -> (Poi
             result.nodes + result.vcf_nodes,
             result.time.as_millis()
         );
-        (geometry_of(b).xy(cell), summary)
+        (xy_of(b, cell), summary)
     })
 }
 
