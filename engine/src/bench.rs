@@ -115,6 +115,86 @@ pub fn run(on_line: &mut dyn FnMut(&BenchLine)) -> Vec<BenchLine> {
         .collect()
 }
 
+/// The 15×15 middle games of [`POSITIONS`] that [`speed`] measures.
+pub const SPEED_POSITIONS: [usize; 4] = [5, 6, 7, 10];
+/// Main-search nodes allowed per speed position (an exact limit: repeatable).
+pub const SPEED_SEARCH_NODES: u64 = 400_000;
+/// Rounds of make/unmake over every candidate of every speed position.
+pub const SPEED_MAKE_ROUNDS: u32 = 2_000;
+
+/// One timed search of [`speed`].
+#[derive(Clone, Debug)]
+pub struct SpeedSearch {
+    /// Index into [`POSITIONS`].
+    pub position: usize,
+    /// Main-search nodes (calls of the alpha-beta search).
+    pub nodes: u64,
+    /// Threat-search nodes (moves made by the VCF/VCT solver).
+    pub threat_nodes: u64,
+    /// Depth of the last completed iteration.
+    pub depth: u32,
+    /// Time taken.
+    pub time: Duration,
+}
+
+/// What [`speed`] measured.
+#[derive(Clone, Debug)]
+pub struct SpeedReport {
+    /// Moves made and unmade (with the full incremental state: hash, line keys, patterns,
+    /// threat sets) and the time they took.
+    pub make_unmake: (u64, Duration),
+    /// One search per speed position, each to [`SPEED_SEARCH_NODES`] main nodes.
+    pub searches: Vec<SpeedSearch>,
+}
+
+/// Measures the 15×15 hot paths on the middle games of [`SPEED_POSITIONS`]: make/unmake of
+/// every candidate move, then a single-threaded search with a node limit. Pattern tables are
+/// built before any clock starts.
+pub fn speed(on_search: &mut dyn FnMut(&SpeedSearch)) -> SpeedReport {
+    use crate::bitboard::{Bitboard, Bits256};
+    let boards: Vec<(usize, Board<Bits256>)> = SPEED_POSITIONS
+        .iter()
+        .map(|&i| {
+            let p = POSITIONS[i];
+            (i, Board::from_notation(p.rule, p.moves).expect("bench positions are legal"))
+        })
+        .collect();
+    let mut made = 0u64;
+    let start = Instant::now();
+    for (_, board) in &boards {
+        let mut board = board.clone();
+        let moves: Vec<_> = crate::movegen::candidates(&board).iter().collect();
+        for _ in 0..SPEED_MAKE_ROUNDS {
+            for &cell in &moves {
+                board.play_unchecked(cell);
+                board.undo_unchecked();
+            }
+        }
+        made += SPEED_MAKE_ROUNDS as u64 * moves.len() as u64;
+    }
+    let make_unmake = (made, start.elapsed());
+    let searches = boards
+        .into_iter()
+        .map(|(position, board)| {
+            let mut tt = TranspositionTable::with_bytes(BENCH_HASH_BYTES);
+            let limits =
+                SearchLimits { nodes: Some(SPEED_SEARCH_NODES), ..SearchLimits::default() };
+            let start = Instant::now();
+            let result = search(&board, &mut tt, limits, &mut |_| {});
+            let line = SpeedSearch {
+                position,
+                nodes: result.nodes,
+                threat_nodes: result.vcf_nodes,
+                depth: result.depth,
+                time: start.elapsed(),
+            };
+            on_search(&line);
+            line
+        })
+        .collect();
+    SpeedReport { make_unmake, searches }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,11 @@
 //!
 //! Output: one line per position (`position I size S rule R depth D nodes N time_ms T`),
 //! then `bench N nodes T ms R nps`.
+//!
+//! `pbrain-mnk bench --speed` instead measures the 15×15 hot paths (see
+//! `mnk_engine::bench::speed`): `make_unmake M moves T ms R per_s`, one `search position I
+//! depth D nodes N threat_nodes V time_ms T nps R total_nps Q` line per middle game, then
+//! `speed nodes N threat_nodes V time_ms T nps R total_nps Q`.
 
 use std::io::Write;
 
@@ -11,11 +16,13 @@ use mnk_engine::search::report::nodes_per_second;
 use super::CliError;
 use super::args::Options;
 
-pub(crate) const USAGE: &str = "pbrain-mnk bench";
+pub(crate) const USAGE: &str = "pbrain-mnk bench [--speed]";
 
-/// Runs the subcommand with its arguments (none).
+/// Runs the subcommand with its arguments (`--speed` or none).
 pub(crate) fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
-    Options::parse(args, &[], &[])?;
+    if Options::parse(args, &[], &["speed"])?.flag("speed") {
+        return speed(out);
+    }
     let mut index = 0;
     let mut error = None;
     let lines = bench::run(&mut |line| {
@@ -44,6 +51,48 @@ pub(crate) fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> 
         "bench {nodes} nodes {} ms {} nps",
         time.as_millis(),
         nodes_per_second(nodes, time)
+    )?;
+    Ok(())
+}
+
+/// `bench --speed`: make/unmake and middle-game search speed.
+fn speed(out: &mut dyn Write) -> Result<(), CliError> {
+    let mut error = None;
+    let report = bench::speed(&mut |s| {
+        let written = writeln!(
+            out,
+            "search position {} depth {} nodes {} threat_nodes {} time_ms {} nps {} total_nps {}",
+            s.position + 1,
+            s.depth,
+            s.nodes,
+            s.threat_nodes,
+            s.time.as_millis(),
+            nodes_per_second(s.nodes, s.time),
+            nodes_per_second(s.nodes + s.threat_nodes, s.time)
+        );
+        if let Err(e) = written {
+            error.get_or_insert(e);
+        }
+    });
+    if let Some(e) = error {
+        return Err(e.into());
+    }
+    let (made, time) = report.make_unmake;
+    writeln!(
+        out,
+        "make_unmake {made} moves {} ms {} per_s",
+        time.as_millis(),
+        nodes_per_second(made, time)
+    )?;
+    let nodes: u64 = report.searches.iter().map(|s| s.nodes).sum();
+    let threat: u64 = report.searches.iter().map(|s| s.threat_nodes).sum();
+    let time: std::time::Duration = report.searches.iter().map(|s| s.time).sum();
+    writeln!(
+        out,
+        "speed nodes {nodes} threat_nodes {threat} time_ms {} nps {} total_nps {}",
+        time.as_millis(),
+        nodes_per_second(nodes, time),
+        nodes_per_second(nodes + threat, time)
     )?;
     Ok(())
 }
