@@ -170,7 +170,7 @@ pub fn speed(on_search: &mut dyn FnMut(&SpeedSearch)) -> SpeedReport {
                 board.undo_unchecked();
             }
         }
-        made += SPEED_MAKE_ROUNDS as u64 * moves.len() as u64;
+        made += u64::from(SPEED_MAKE_ROUNDS) * moves.len() as u64;
     }
     let make_unmake = (made, start.elapsed());
     let searches = boards

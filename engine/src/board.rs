@@ -633,6 +633,33 @@ mod tests {
     }
 
     #[test]
+    fn line_state_after_random_makes_and_unmakes_matches_a_rebuild_under_every_rule() {
+        // Unmake restores recorded pattern pairs rather than recomputing them: walk random
+        // games forward and back, comparing with a from-scratch rebuild at every step.
+        let mut rng = SplitMix64::new(57);
+        for rule in Rule::ALL {
+            for _ in 0..4 {
+                let mut board = Board::<Bits256>::new(rule);
+                for _ in 0..160 {
+                    let back = board.move_count() > 0 && rng.below(3) == 0;
+                    if back || board.outcome().is_decided() {
+                        for _ in 0..=rng.below(3) {
+                            board.undo();
+                        }
+                    } else {
+                        let moves: Vec<Cell> = board.legal_moves().iter().collect();
+                        board.play(moves[rng.below(moves.len())]);
+                    }
+                    assert!(board.is_consistent(), "{rule} after {}", board.move_count());
+                }
+                while board.undo().is_some() {}
+                assert_eq!(board.hash(), 0);
+                assert!(board.is_consistent());
+            }
+        }
+    }
+
+    #[test]
     fn same_stones_in_another_order_hash_the_same() {
         let a = Board::<Bits256>::from_notation(Rule::Freestyle, "h8i9j8k9").unwrap();
         let b = Board::<Bits256>::from_notation(Rule::Freestyle, "j8k9h8i9").unwrap();

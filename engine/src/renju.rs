@@ -129,7 +129,7 @@ pub fn forbidden_among(
     if suspects.is_empty() {
         return Bits256::EMPTY;
     }
-    let mut scratch = Scratch { keys: keys.clone(), black, occupied };
+    let mut scratch = Scratch { keys: keys.scratch_copy(), black, occupied };
     suspects
         .into_iter()
         .filter(|&c| scratch.is_forbidden(c, MAX_RECURSION))

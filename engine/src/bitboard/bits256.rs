@@ -120,10 +120,12 @@ impl Bitboard for Bits256 {
 
     #[inline(always)]
     fn from_cell(cell: Cell) -> Self {
+        // Each limb computed from the index (no indexed store: writing one limb of a stack
+        // array and reading the whole back stalls store forwarding on the hot paths).
         let i = cell.index();
-        let mut limbs = [0u64; 4];
-        limbs[i >> 6] = 1 << (i & 63);
-        Bits256(limbs)
+        let bit = 1u64 << (i & 63);
+        let limb = i >> 6;
+        Bits256(std::array::from_fn(|l| if l == limb { bit } else { 0 }))
     }
     #[inline(always)]
     fn count(self) -> u32 {

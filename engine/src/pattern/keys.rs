@@ -2,8 +2,11 @@
 //! on each side (see [`super::table`] for the layout), updated by make and unmake.
 //!
 //! Placing a stone on `p` changes, for each direction, the keys of the up to ten cells
-//! that see `p` within five steps — forty two-bit updates, found in a precomputed neighbour
-//! table. Off-board cells are walls, written once when the keys are created.
+//! that see `p` within five steps — forty two-bit updates, found in a precomputed list of
+//! "seers" per cell. Off-board cells are walls, written once when the keys are created.
+//! Each placement records the pattern pairs it changed and the sums before it; removing the
+//! stone (always the last one placed) clears its codes and puts those records back, with no
+//! table lookup.
 //!
 //! The state is an associated type of the bitboard ([`crate::bitboard::Bitboard::Lines`]):
 //! 15×15 boards keep [`LineKeys`]; the small boards, whose lines span the board and need no
@@ -12,7 +15,9 @@
 use std::sync::LazyLock;
 
 use super::Pattern;
-use super::table::{CODE_BLACK, CODE_WALL, CODE_WHITE, HALF, PatternTable, slot};
+use super::table::{
+    CODE_BLACK, CODE_WALL, CODE_WHITE, HALF, PatternPair, PatternTable, pair_pattern, slot,
+};
 use crate::bitboard::{Bitboard, Bits256};
 use crate::board::Color;
 use crate::geometry::{Cell, Direction};
@@ -24,7 +29,7 @@ pub trait LineState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'stati
     fn new(rule: Rule) -> Self;
     /// A stone of `color` was placed on `cell`.
     fn place(&mut self, cell: Cell, color: Color);
-    /// The stone on `cell` was removed.
+    /// The stone on `cell`, the last one placed and not yet removed, was removed.
     fn remove(&mut self, cell: Cell);
     /// Whether the state equals the one recomputed from the stones (the checker).
     fn matches(&self, rule: Rule, black: B, white: B) -> bool;
@@ -69,26 +74,22 @@ pub enum ThreatKind {
 const KINDS: usize = 4;
 
 /// Bit `kind` set for every threat kind the pattern belongs to.
-#[inline(always)]
-const fn kinds_of(p: u8) -> u8 {
-    const FIVE: u8 = Pattern::Five as u8;
-    const B4: u8 = Pattern::B4 as u8;
-    const F4: u8 = Pattern::F4 as u8;
-    const DF: u8 = Pattern::DoubleFour as u8;
-    const F3: u8 = Pattern::F3 as u8;
+pub(crate) const fn kinds_of(p: Pattern) -> u8 {
     match p {
-        FIVE => 1 << ThreatKind::Five as u8,
-        B4 => 1 << ThreatKind::Four as u8,
-        F4 | DF => (1 << ThreatKind::Four as u8) | (1 << ThreatKind::OpenFour as u8),
-        F3 => 1 << ThreatKind::Three as u8,
+        Pattern::Five => 1 << ThreatKind::Five as u8,
+        Pattern::B4 => 1 << ThreatKind::Four as u8,
+        Pattern::F4 | Pattern::DoubleFour => {
+            (1 << ThreatKind::Four as u8) | (1 << ThreatKind::OpenFour as u8)
+        }
+        Pattern::F3 => 1 << ThreatKind::Three as u8,
         _ => 0,
     }
 }
 
 /// The threat kinds of both colours of a pattern pair (black in bits 0..4, white 4..8).
 #[inline(always)]
-const fn pair_kinds(pair: u16) -> u8 {
-    kinds_of(pair as u8) | kinds_of((pair >> 8) as u8) << 4
+const fn pair_kinds(pair: PatternPair) -> u8 {
+    (pair >> 8) as u8
 }
 
 /// No line state (boards whose lines span the board).
@@ -136,6 +137,35 @@ struct Neighbours {
     cells: Vec<[[u8; 2 * HALF + 1]; 4]>,
 }
 
+/// For each cell, the (cell, direction) keys that see it, with the bit shift of its code in
+/// each: the neighbour table inverted and flattened, so make and unmake walk a dense list
+/// with no off-board checks.
+struct Seers {
+    /// `list[cell][..len[cell]]`: (seer cell, direction, shift).
+    list: Vec<[(u8, u8, u8); 4 * 2 * HALF]>,
+    len: Vec<u8>,
+}
+
+static SEERS: LazyLock<Seers> = LazyLock::new(|| {
+    let mut list = vec![[(0, 0, 0); 4 * 2 * HALF]; SLOTS];
+    let mut len = vec![0u8; SLOTS];
+    for cell in Bits256::GEOMETRY.all_cells() {
+        let c = cell.index();
+        for (d, line) in NEIGHBOURS.cells[c].iter().enumerate() {
+            for (i, &seer) in line.iter().enumerate() {
+                if i == HALF || seer == NONE {
+                    continue;
+                }
+                // `cell` is at line index 10 − i of `seer`'s line in this direction.
+                let shift = 2 * slot(2 * HALF - i);
+                list[c][usize::from(len[c])] = (seer, d as u8, shift as u8);
+                len[c] += 1;
+            }
+        }
+    }
+    Seers { list, len }
+});
+
 static NEIGHBOURS: LazyLock<Neighbours> = LazyLock::new(|| {
     let g = Bits256::GEOMETRY;
     let mut cells = vec![[[NONE; 2 * HALF + 1]; 4]; SLOTS];
@@ -171,6 +201,21 @@ pub const PATTERN_POTENTIAL: [i32; 12] = [
     300, // Five
 ];
 
+/// One pattern pair changed by a placement: where, and its value before.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Change {
+    cell: u8,
+    dir: u8,
+    old: PatternPair,
+}
+
+/// What undoing one placement needs: where its changes start and the sums before it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Frame {
+    changes_start: u32,
+    potential: [i32; 2],
+}
+
 /// The line keys of a 15×15 board, with the patterns they stand for and the evaluation
 /// sums, all kept up to date by make and unmake.
 #[derive(Clone)]
@@ -178,7 +223,7 @@ pub struct LineKeys {
     /// `keys[cell][direction]`.
     keys: Box<[[u32; 4]; SLOTS]>,
     /// `pairs[cell][direction]` = the table entry of the key (black's and white's pattern).
-    pairs: Box<[[u16; 4]; SLOTS]>,
+    pairs: Box<[[PatternPair; 4]; SLOTS]>,
     /// Cells holding a stone (their patterns do not count in the sums).
     occupied: Bits256,
     /// Per colour, the sum of `PATTERN_POTENTIAL` over the empty cells' four patterns.
@@ -191,6 +236,11 @@ pub struct LineKeys {
     table: &'static PatternTable,
     /// Whether the state is maintained (see [`LineState::deactivate`]).
     active: bool,
+    /// The pattern pairs each placement changed, oldest first, so that removing a stone
+    /// restores them instead of looking every key up again.
+    changes: Vec<Change>,
+    /// One frame per stone placed and not yet removed.
+    frames: Vec<Frame>,
 }
 
 impl std::fmt::Debug for LineKeys {
@@ -209,58 +259,57 @@ impl LineKeys {
     /// The pattern a stone of `color` on the empty `cell` makes along direction `dir`.
     #[inline(always)]
     pub fn pattern(&self, cell: Cell, dir: usize, color: Color) -> Pattern {
-        Pattern::from_u8((self.pairs[cell.index()][dir] >> (8 * color.index())) as u8)
+        pair_pattern(self.pairs[cell.index()][dir], color)
     }
 
     /// The four patterns (one per direction) of `color` on `cell`.
     #[inline(always)]
     pub fn patterns(&self, cell: Cell, color: Color) -> [Pattern; 4] {
-        let p = &self.pairs[cell.index()];
-        let shift = 8 * color.index();
-        [
-            Pattern::from_u8((p[0] >> shift) as u8),
-            Pattern::from_u8((p[1] >> shift) as u8),
-            Pattern::from_u8((p[2] >> shift) as u8),
-            Pattern::from_u8((p[3] >> shift) as u8),
-        ]
+        self.pairs[cell.index()].map(|pair| pair_pattern(pair, color))
     }
 
     /// The potential of one table entry, per colour.
     #[inline(always)]
-    fn pair_potential(pair: u16) -> [i32; 2] {
-        [PATTERN_POTENTIAL[usize::from(pair as u8)], PATTERN_POTENTIAL[usize::from(pair >> 8)]]
+    fn pair_potential(pair: PatternPair) -> [i32; 2] {
+        [
+            PATTERN_POTENTIAL[usize::from(pair & 15)],
+            PATTERN_POTENTIAL[usize::from((pair >> 4) & 15)],
+        ]
     }
 
-    /// Records the threat kinds of the pattern pair of `cell` along `d`, per colour.
+    /// Records the threat kinds of the pattern pair of `cell` along `d`, per colour
+    /// (`changed`: the kind bits that differ from before).
     #[inline(always)]
-    fn track_kinds(&mut self, cell: usize, d: usize, changed: u8, pair: u16) {
+    fn track_kinds(&mut self, cell: usize, d: usize, changed: u8, pair: PatternPair) {
         let kinds = pair_kinds(pair);
-        let bit = Bits256::from_cell(Cell::from_index(cell as u8));
-        for color in 0..2 {
-            for kind in 0..KINDS {
-                let flag = 1 << (4 * color + kind);
-                if changed & flag == 0 {
-                    continue;
-                }
-                let dirs = &mut self.kind_dirs[cell][color][kind];
-                if kinds & flag != 0 {
-                    *dirs |= 1 << d;
-                } else {
-                    *dirs &= !(1 << d);
-                }
-                let set = &mut self.kind_cells[color][kind];
-                *set = if *dirs != 0 { *set | bit } else { set.without(bit) };
+        let (limb, bit) = (cell >> 6, 1u64 << (cell & 63));
+        let mut todo = changed;
+        while todo != 0 {
+            let flag_index = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let (color, kind) = (flag_index / 4, flag_index % 4);
+            let dirs = &mut self.kind_dirs[cell][color][kind];
+            if kinds & (1 << flag_index) != 0 {
+                *dirs |= 1 << d;
+            } else {
+                *dirs &= !(1 << d);
+            }
+            let set = &mut self.kind_cells[color][kind].0[limb];
+            if *dirs != 0 {
+                *set |= bit;
+            } else {
+                *set &= !bit;
             }
         }
     }
 
-    /// Adds (`sign` = 1) or removes (−1) the four patterns of `cell` from the sums.
+    /// Takes the four patterns of `cell` (now occupied) out of the sums.
     #[inline(always)]
-    fn count_cell(&mut self, cell: Cell, sign: i32) {
+    fn uncount_cell(&mut self, cell: Cell) {
         for &pair in &self.pairs[cell.index()] {
             let [b, w] = LineKeys::pair_potential(pair);
-            self.potential[0] += sign * b;
-            self.potential[1] += sign * w;
+            self.potential[0] -= b;
+            self.potential[1] -= w;
         }
     }
 
@@ -286,38 +335,68 @@ impl LineKeys {
         keys
     }
 
+    /// Writes `code` into every key that sees `cell` and records the pattern pairs that
+    /// change (a placement).
     #[inline(always)]
-    fn update(&mut self, cell: Cell, code: Option<u32>) {
-        let lines = &NEIGHBOURS.cells[cell.index()];
-        for (d, line) in lines.iter().enumerate() {
-            for (i, &seer) in line.iter().enumerate() {
-                if i == HALF || seer == NONE {
-                    continue;
-                }
-                // `cell` is at line index 10 − i of `seer`'s line in this direction.
-                let shift = 2 * slot(2 * HALF - i);
-                let seer = seer as usize;
-                let key = &mut self.keys[seer][d];
-                match code {
-                    Some(c) => *key |= c << shift,
-                    None => *key &= !(3 << shift),
-                }
-                let new_pair = self.table.pair(*key);
-                let old_pair = std::mem::replace(&mut self.pairs[seer][d], new_pair);
-                if old_pair == new_pair {
-                    continue;
-                }
-                let changed = pair_kinds(old_pair) ^ pair_kinds(new_pair);
-                if changed != 0 {
-                    self.track_kinds(seer, d, changed, new_pair);
-                }
-                if !self.occupied.contains(Cell::from_index(seer as u8)) {
-                    let [ob, ow] = LineKeys::pair_potential(old_pair);
-                    let [nb, nw] = LineKeys::pair_potential(new_pair);
-                    self.potential[0] += nb - ob;
-                    self.potential[1] += nw - ow;
-                }
+    fn update(&mut self, cell: Cell, code: u32) {
+        let c = cell.index();
+        let seers = &SEERS.list[c][..usize::from(SEERS.len[c])];
+        for &(seer, d, shift) in seers {
+            let (seer, d) = (usize::from(seer), usize::from(d));
+            let key = &mut self.keys[seer][d];
+            *key |= code << shift;
+            let new_pair = self.table.pair(*key);
+            let old_pair = std::mem::replace(&mut self.pairs[seer][d], new_pair);
+            if old_pair == new_pair {
+                continue;
             }
+            self.changes.push(Change { cell: seer as u8, dir: d as u8, old: old_pair });
+            let changed = pair_kinds(old_pair) ^ pair_kinds(new_pair);
+            if changed != 0 {
+                self.track_kinds(seer, d, changed, new_pair);
+            }
+            if !self.occupied.contains(Cell::from_index(seer as u8)) {
+                let [ob, ow] = LineKeys::pair_potential(old_pair);
+                let [nb, nw] = LineKeys::pair_potential(new_pair);
+                self.potential[0] += nb - ob;
+                self.potential[1] += nw - ow;
+            }
+        }
+    }
+
+    /// Clears `cell`'s code from every key that sees it and puts back the pattern pairs
+    /// recorded since `changes_start` (the removal of the stone placed last).
+    #[inline(always)]
+    fn restore(&mut self, cell: Cell, changes_start: usize) {
+        let c = cell.index();
+        for &(seer, d, shift) in &SEERS.list[c][..usize::from(SEERS.len[c])] {
+            self.keys[usize::from(seer)][usize::from(d)] &= !(3 << shift);
+        }
+        while self.changes.len() > changes_start {
+            let Change { cell: seer, dir: d, old } = self.changes.pop().expect("non-empty");
+            let (seer, d) = (usize::from(seer), usize::from(d));
+            let current = std::mem::replace(&mut self.pairs[seer][d], old);
+            let changed = pair_kinds(current) ^ pair_kinds(old);
+            if changed != 0 {
+                self.track_kinds(seer, d, changed, old);
+            }
+        }
+    }
+
+    /// A copy for scratch work that places and removes its own stones only: the undo
+    /// records of earlier placements are left behind (they are not needed and may be long).
+    pub fn scratch_copy(&self) -> LineKeys {
+        LineKeys {
+            keys: self.keys.clone(),
+            pairs: self.pairs.clone(),
+            occupied: self.occupied,
+            potential: self.potential,
+            kind_dirs: self.kind_dirs.clone(),
+            kind_cells: self.kind_cells.clone(),
+            table: self.table,
+            active: self.active,
+            changes: Vec::with_capacity(64 * 4 * 2 * HALF),
+            frames: Vec::with_capacity(64),
         }
     }
 }
@@ -326,7 +405,7 @@ impl LineState<Bits256> for LineKeys {
     fn new(rule: Rule) -> Self {
         let table = PatternTable::of(rule);
         let keys = LineKeys::empty_keys();
-        let mut pairs = Box::new([[0u16; 4]; SLOTS]);
+        let mut pairs = Box::new([[0; 4]; SLOTS]);
         let mut potential = [0; 2];
         for cell in Bits256::GEOMETRY.all_cells() {
             for d in 0..4 {
@@ -346,6 +425,8 @@ impl LineState<Bits256> for LineKeys {
             kind_cells: Box::new([[Bits256::EMPTY; KINDS]; 2]),
             table,
             active: true,
+            changes: Vec::with_capacity(64 * 4 * 2 * HALF),
+            frames: Vec::with_capacity(64),
         }
     }
 
@@ -358,9 +439,11 @@ impl LineState<Bits256> for LineKeys {
             Color::Black => CODE_BLACK,
             Color::White => CODE_WHITE,
         };
-        self.count_cell(cell, -1);
+        self.frames
+            .push(Frame { changes_start: self.changes.len() as u32, potential: self.potential });
+        self.uncount_cell(cell);
         self.occupied = self.occupied.with(cell);
-        self.update(cell, Some(code));
+        self.update(cell, code);
     }
 
     #[inline]
@@ -368,9 +451,10 @@ impl LineState<Bits256> for LineKeys {
         if !self.active {
             return;
         }
-        self.update(cell, None);
+        let frame = self.frames.pop().expect("remove follows place (last in, first out)");
+        self.restore(cell, frame.changes_start as usize);
         self.occupied = self.occupied.without(Bits256::from_cell(cell));
-        self.count_cell(cell, 1);
+        self.potential = frame.potential;
     }
 
     fn matches(&self, rule: Rule, black: Bits256, white: Bits256) -> bool {

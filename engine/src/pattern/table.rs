@@ -193,10 +193,28 @@ pub const fn swap_colours(key: u32) -> u32 {
     key ^ (is_stone | (is_stone << 1))
 }
 
+/// A table entry: black's pattern in bits 0..4, white's in bits 4..8, and in bits 8..16 the
+/// threat kinds of both (black's in 8..12, white's in 12..16; see
+/// [`super::keys::ThreatKind`]), so that make and unmake read what changed with one XOR.
+pub type PatternPair = u16;
+
+/// Packs black's and white's patterns into a [`PatternPair`].
+#[inline]
+pub const fn pack_pair(black: Pattern, white: Pattern) -> PatternPair {
+    let kinds = super::keys::kinds_of(black) | super::keys::kinds_of(white) << 4;
+    (black as u16) | (white as u16) << 4 | (kinds as u16) << 8
+}
+
+/// The pattern of `color` in a [`PatternPair`].
+#[inline(always)]
+pub const fn pair_pattern(pair: PatternPair, color: Color) -> Pattern {
+    Pattern::from_u8(((pair >> (4 * color as u16)) & 15) as u8)
+}
+
 /// The patterns for black and white of every raw line key under one rule.
 pub struct PatternTable {
-    /// `entries[key]` = black's pattern in the low byte, white's in the high byte.
-    entries: Vec<u16>,
+    /// `entries[key]`: both colours' patterns and threat kinds.
+    entries: Vec<PatternPair>,
 }
 
 impl std::fmt::Debug for PatternTable {
@@ -217,7 +235,10 @@ impl PatternTable {
         let white = white.as_ref().unwrap_or(&black);
         let entries = (0..KEYS as u32)
             .map(|key| {
-                u16::from(black[key as usize]) | u16::from(white[swap_colours(key) as usize]) << 8
+                pack_pair(
+                    Pattern::from_u8(black[key as usize]),
+                    Pattern::from_u8(white[swap_colours(key) as usize]),
+                )
             })
             .collect();
         PatternTable { entries }
@@ -238,12 +259,12 @@ impl PatternTable {
     /// The pattern a stone of `color` makes on the middle of the line `key`.
     #[inline(always)]
     pub fn get(&self, key: u32, color: Color) -> Pattern {
-        Pattern::from_u8((self.entries[key as usize] >> (8 * color.index())) as u8)
+        pair_pattern(self.entries[key as usize], color)
     }
 
-    /// Both colours' patterns, black in the low byte.
+    /// Both colours' patterns and threat kinds.
     #[inline(always)]
-    pub fn pair(&self, key: u32) -> u16 {
+    pub fn pair(&self, key: u32) -> PatternPair {
         self.entries[key as usize]
     }
 }
