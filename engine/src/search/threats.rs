@@ -20,15 +20,39 @@ pub const FOUR_THREE_VALUE: i64 = 1 << 20;
 /// Two open threes.
 pub const DOUBLE_THREE_VALUE: i64 = 1 << 16;
 
+/// One direction's share of [`threat_value`], packed so that four directions add up in one
+/// integer: potential in bits 0..16, fours in 16..20, open threes in 20..24, fives in 24..28,
+/// open fours in 28..32 (four directions never overflow a field).
+const fn threat_share(p: Pattern) -> u64 {
+    PATTERN_POTENTIAL[p as usize] as u64
+        | (p.four_count() as u64) << 16
+        | (matches!(p, Pattern::F3) as u64) << 20
+        | (matches!(p, Pattern::Five) as u64) << 24
+        | (matches!(p, Pattern::F4) as u64) << 28
+}
+
+/// [`threat_share`] of every pattern, by `Pattern as usize`.
+const THREAT_SHARES: [u64; Pattern::ALL.len()] = {
+    let mut shares = [0; Pattern::ALL.len()];
+    let mut i = 0;
+    while i < Pattern::ALL.len() {
+        shares[i] = threat_share(Pattern::from_u8(i as u8));
+        i += 1;
+    }
+    shares
+};
+
 /// How strong a stone of one side on a cell is, from its four line patterns: fives, winning
 /// fours, four-threes and double threes dominate; otherwise the summed pattern potential.
+#[inline]
 pub fn threat_value(patterns: &[Pattern; 4]) -> i64 {
-    let fours: u32 = patterns.iter().map(|p| p.four_count()).sum();
-    let threes = patterns.iter().filter(|&&p| p == Pattern::F3).count();
-    let base: i64 = patterns.iter().map(|&p| i64::from(PATTERN_POTENTIAL[p as usize])).sum();
-    if patterns.contains(&Pattern::Five) {
+    let sum: u64 = patterns.iter().map(|&p| THREAT_SHARES[p as usize]).sum();
+    let field = |shift: u32| (sum >> shift) & 15;
+    let base = (sum & 0xFFFF) as i64;
+    let (fours, threes) = (field(16), field(20));
+    if field(24) != 0 {
         FIVE_VALUE
-    } else if fours >= 2 || patterns.contains(&Pattern::F4) {
+    } else if fours >= 2 || field(28) != 0 {
         WINNING_FOUR_VALUE + base
     } else if fours == 1 && threes >= 1 {
         FOUR_THREE_VALUE + base
@@ -208,5 +232,42 @@ impl ThreatSearch {
         }
         // No legal defence at all (renju black on forbidden points): the attacker wins.
         Some(longest.max(2))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The direct definition of [`threat_value`], counting over the patterns.
+    fn slow_threat_value(patterns: &[Pattern; 4]) -> i64 {
+        let fours: u32 = patterns.iter().map(|p| p.four_count()).sum();
+        let threes = patterns.iter().filter(|&&p| p == Pattern::F3).count();
+        let base: i64 = patterns.iter().map(|&p| i64::from(PATTERN_POTENTIAL[p as usize])).sum();
+        if patterns.contains(&Pattern::Five) {
+            FIVE_VALUE
+        } else if fours >= 2 || patterns.contains(&Pattern::F4) {
+            WINNING_FOUR_VALUE + base
+        } else if fours == 1 && threes >= 1 {
+            FOUR_THREE_VALUE + base
+        } else if threes >= 2 {
+            DOUBLE_THREE_VALUE + base
+        } else {
+            base
+        }
+    }
+
+    #[test]
+    fn packed_threat_value_equals_the_direct_count_for_every_pattern_combination() {
+        for a in Pattern::ALL {
+            for b in Pattern::ALL {
+                for c in Pattern::ALL {
+                    for d in Pattern::ALL {
+                        let p = [a, b, c, d];
+                        assert_eq!(threat_value(&p), slow_threat_value(&p), "{p:?}");
+                    }
+                }
+            }
+        }
     }
 }
