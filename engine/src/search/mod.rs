@@ -48,7 +48,7 @@ pub use limits::SearchLimits;
 pub use report::{SearchInfo, SearchResult};
 
 use limits::StopCheck;
-use ordering::Ordering;
+use ordering::{MovePicker, Ordering};
 use score::{INFINITY, MAX_PLY, Score, is_decisive, loss_in, win_in};
 use symmetry::SymmetricHash;
 use threats::{ThreatSearch, Threats};
@@ -494,17 +494,17 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             {
                 candidates &= safe;
             }
-            (self.ordering.order(&self.board, candidates, ply, tt_move), depth - 1)
+            (self.ordering.picker(&self.board, candidates, ply, tt_move), depth - 1)
         } else {
             // The single block, searched without spending depth.
-            (threats.iter().collect(), depth)
+            (MovePicker::in_cell_order(threats), depth)
         };
 
         // 8. PVS loop.
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        for (i, &cell) in moves.iter().enumerate() {
+        for (i, cell) in moves.enumerate() {
             self.pv_len[ply + 1] = ply + 1;
             let score = match self.make(cell) {
                 Outcome::Win(_) => win_in(ply + 1),

@@ -23,6 +23,59 @@ const HISTORY_CAP: u32 = 1 << 24;
 /// A list of moves, at most one per cell.
 pub(crate) type MoveList = ArrayVec<Cell, 256>;
 
+/// Moves picked one at a time, best first: the first few by selection (most nodes cut off
+/// after one or two moves, so sorting them all would be wasted), the rest by one sort. The
+/// order is exactly that of a full sort by key (highest first), ties by cell index.
+pub(crate) struct MovePicker {
+    keyed: ArrayVec<(i64, Cell), 256>,
+    next: usize,
+    sorted: bool,
+}
+
+/// Picks made by selection before the remaining moves are sorted.
+const SELECTION_PICKS: usize = 3;
+
+impl MovePicker {
+    /// The moves of `cells` in increasing cell order (all keys equal).
+    pub(crate) fn in_cell_order<B: Bitboard>(cells: B) -> MovePicker {
+        MovePicker { keyed: cells.iter().map(|c| (0, c)).collect(), next: 0, sorted: true }
+    }
+
+    /// Whether `a` comes before `b`.
+    #[inline(always)]
+    fn before(a: &(i64, Cell), b: &(i64, Cell)) -> bool {
+        a.0 > b.0 || (a.0 == b.0 && a.1 < b.1)
+    }
+}
+
+impl Iterator for MovePicker {
+    type Item = Cell;
+
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        let rest = self.keyed.get_mut(self.next..)?;
+        if rest.is_empty() {
+            return None;
+        }
+        if !self.sorted {
+            if self.next < SELECTION_PICKS {
+                let mut best = 0;
+                for i in 1..rest.len() {
+                    if MovePicker::before(&rest[i], &rest[best]) {
+                        best = i;
+                    }
+                }
+                rest.swap(0, best);
+            } else {
+                rest.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+                self.sorted = true;
+            }
+        }
+        self.next += 1;
+        Some(rest[0].1)
+    }
+}
+
 /// Killer moves (two per ply) and the history table (per colour and cell).
 pub(crate) struct Ordering {
     killers: Box<[[Option<Cell>; 2]; MAX_PLY]>,
@@ -57,10 +110,21 @@ impl Ordering {
         ply: usize,
         tt_move: Option<Cell>,
     ) -> MoveList {
+        self.picker(board, moves, ply, tt_move).collect()
+    }
+
+    /// `moves` to be picked best first for the side to move at `ply`.
+    pub(crate) fn picker<B: Bitboard>(
+        &self,
+        board: &Board<B>,
+        moves: B,
+        ply: usize,
+        tt_move: Option<Cell>,
+    ) -> MovePicker {
         let color = board.side_to_move();
         let killers = self.killers[ply];
         let history = &self.history[color.index()];
-        let mut keyed: ArrayVec<(i64, Cell), 256> = moves
+        let keyed: ArrayVec<(i64, Cell), 256> = moves
             .iter()
             .map(|cell| {
                 let key = if Some(cell) == tt_move {
@@ -75,9 +139,7 @@ impl Ordering {
                 (key, cell)
             })
             .collect();
-        // Highest key first; equal keys by increasing cell index.
-        keyed.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        keyed.into_iter().map(|(_, cell)| cell).collect()
+        MovePicker { keyed, next: 0, sorted: false }
     }
 }
 
@@ -105,4 +167,25 @@ pub(crate) fn cell_priority<B: Bitboard>(board: &Board<B>, cell: Cell) -> i64 {
         }
     }
     priority
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+
+    #[test]
+    fn picker_yields_the_full_sort_order() {
+        let mut rng = SplitMix64::new(5);
+        for len in [0, 1, 2, 3, 4, 7, 40, 200] {
+            let keyed: ArrayVec<(i64, Cell), 256> = (0..len)
+                .map(|i| (rng.below(5) as i64 - 2, Cell::from_index(i as u8)))
+                .rev()
+                .collect();
+            let mut expected = keyed.clone();
+            expected.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            let picked: Vec<Cell> = MovePicker { keyed, next: 0, sorted: false }.collect();
+            assert_eq!(picked, expected.iter().map(|&(_, c)| c).collect::<Vec<_>>(), "{len}");
+        }
+    }
 }
