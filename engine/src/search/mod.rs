@@ -494,7 +494,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             {
                 candidates &= safe;
             }
-            (self.ordering.picker(&self.board, candidates, ply, tt_move), depth - 1)
+            (self.ordering.picker(candidates, ply, tt_move), depth - 1)
         } else {
             // The single block, searched without spending depth.
             (MovePicker::in_cell_order(threats), depth)
@@ -504,7 +504,11 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        for (i, cell) in moves.enumerate() {
+        let mut moves = moves;
+        let mut tried = 0;
+        while let Some(cell) = moves.next(&self.board, &self.ordering) {
+            let i = tried;
+            tried += 1;
             self.pv_len[ply + 1] = ply + 1;
             let score = match self.make(cell) {
                 Outcome::Win(_) => win_in(ply + 1),

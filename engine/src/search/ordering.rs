@@ -11,11 +11,7 @@ use crate::pattern::keys::LineState;
 use crate::search::score::MAX_PLY;
 use crate::search::threats::threat_value;
 
-/// Sort key of the transposition-table move.
-const TT_MOVE_KEY: i64 = 1 << 40;
-/// Sort key of the first killer (the second gets one less).
-const KILLER_KEY: i64 = 1 << 39;
-/// History counts are scaled below killers; the static priority breaks history ties.
+/// History counts are scaled; the static priority breaks history ties.
 const HISTORY_SCALE: i64 = 1 << 12;
 /// History counts are halved when one reaches this, keeping them recent.
 const HISTORY_CAP: u32 = 1 << 24;
@@ -23,22 +19,28 @@ const HISTORY_CAP: u32 = 1 << 24;
 /// A list of moves, at most one per cell.
 pub(crate) type MoveList = ArrayVec<Cell, 256>;
 
-/// Moves picked one at a time, best first: the first few by selection (most nodes cut off
-/// after one or two moves, so sorting them all would be wasted), the rest by one sort. The
-/// order is exactly that of a full sort by key (highest first), ties by cell index.
-pub(crate) struct MovePicker {
+/// Moves picked one at a time, best first, in stages: the transposition-table move and the
+/// killers come out before anything else is looked at (a cutoff by one of them saves scoring
+/// every candidate); the rest are scored when first needed — with the history as it is then —
+/// and picked by selection for the first few (most nodes cut off early, so sorting them all
+/// would be wasted), then by one sort. Ties break by cell index.
+pub(crate) struct MovePicker<B: Bitboard> {
+    staged: ArrayVec<Cell, 3>,
+    unscored: B,
     keyed: ArrayVec<(i64, Cell), 256>,
+    /// Moves handed out so far (staged first, then scored).
     next: usize,
     sorted: bool,
 }
 
-/// Picks made by selection before the remaining moves are sorted.
+/// Scored picks made by selection before the remaining moves are sorted.
 const SELECTION_PICKS: usize = 3;
 
-impl MovePicker {
-    /// The moves of `cells` in increasing cell order (all keys equal).
-    pub(crate) fn in_cell_order<B: Bitboard>(cells: B) -> MovePicker {
-        MovePicker { keyed: cells.iter().map(|c| (0, c)).collect(), next: 0, sorted: true }
+impl<B: Bitboard> MovePicker<B> {
+    /// The moves of `cells` in increasing cell order.
+    pub(crate) fn in_cell_order(cells: B) -> MovePicker<B> {
+        let keyed = cells.iter().map(|c| (0, c)).collect();
+        MovePicker { staged: ArrayVec::new(), unscored: B::EMPTY, keyed, next: 0, sorted: true }
     }
 
     /// Whether `a` comes before `b`.
@@ -46,22 +48,34 @@ impl MovePicker {
     fn before(a: &(i64, Cell), b: &(i64, Cell)) -> bool {
         a.0 > b.0 || (a.0 == b.0 && a.1 < b.1)
     }
-}
 
-impl Iterator for MovePicker {
-    type Item = Cell;
-
+    /// The next move, or `None` when all are out. `board` must be the position the picker
+    /// was made for.
     #[inline]
-    fn next(&mut self) -> Option<Cell> {
-        let rest = self.keyed.get_mut(self.next..)?;
+    pub(crate) fn next(&mut self, board: &Board<B>, ordering: &Ordering) -> Option<Cell> {
+        if let Some(&cell) = self.staged.get(self.next) {
+            self.next += 1;
+            return Some(cell);
+        }
+        if !self.unscored.is_empty() {
+            let history = &ordering.history[board.side_to_move().index()];
+            for cell in self.unscored.iter() {
+                let key =
+                    i64::from(history[cell.index()]) * HISTORY_SCALE + cell_priority(board, cell);
+                self.keyed.push((key, cell));
+            }
+            self.unscored = B::EMPTY;
+        }
+        let picked = self.next - self.staged.len();
+        let rest = self.keyed.get_mut(picked..)?;
         if rest.is_empty() {
             return None;
         }
         if !self.sorted {
-            if self.next < SELECTION_PICKS {
+            if picked < SELECTION_PICKS {
                 let mut best = 0;
                 for i in 1..rest.len() {
-                    if MovePicker::before(&rest[i], &rest[best]) {
+                    if MovePicker::<B>::before(&rest[i], &rest[best]) {
                         best = i;
                     }
                 }
@@ -110,36 +124,27 @@ impl Ordering {
         ply: usize,
         tt_move: Option<Cell>,
     ) -> MoveList {
-        self.picker(board, moves, ply, tt_move).collect()
+        let mut picker = self.picker(moves, ply, tt_move);
+        std::iter::from_fn(|| picker.next(board, self)).collect()
     }
 
-    /// `moves` to be picked best first for the side to move at `ply`.
+    /// `moves` to be picked best first (see [`MovePicker`]) for the side to move at `ply`.
     pub(crate) fn picker<B: Bitboard>(
         &self,
-        board: &Board<B>,
         moves: B,
         ply: usize,
         tt_move: Option<Cell>,
-    ) -> MovePicker {
-        let color = board.side_to_move();
-        let killers = self.killers[ply];
-        let history = &self.history[color.index()];
-        let keyed: ArrayVec<(i64, Cell), 256> = moves
-            .iter()
-            .map(|cell| {
-                let key = if Some(cell) == tt_move {
-                    TT_MOVE_KEY
-                } else if Some(cell) == killers[0] {
-                    KILLER_KEY
-                } else if Some(cell) == killers[1] {
-                    KILLER_KEY - 1
-                } else {
-                    i64::from(history[cell.index()]) * HISTORY_SCALE + cell_priority(board, cell)
-                };
-                (key, cell)
-            })
-            .collect();
-        MovePicker { keyed, next: 0, sorted: false }
+    ) -> MovePicker<B> {
+        let [killer, second] = self.killers[ply];
+        let mut staged = ArrayVec::new();
+        let mut unscored = moves;
+        for cell in [tt_move, killer, second].into_iter().flatten() {
+            if unscored.contains(cell) {
+                staged.push(cell);
+                unscored = unscored.without(B::from_cell(cell));
+            }
+        }
+        MovePicker { staged, unscored, keyed: ArrayVec::new(), next: 0, sorted: false }
     }
 }
 
@@ -172,11 +177,15 @@ pub(crate) fn cell_priority<B: Bitboard>(board: &Board<B>, cell: Cell) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::Bits256;
     use crate::rng::SplitMix64;
+    use crate::rules::Rule;
 
     #[test]
     fn picker_yields_the_full_sort_order() {
         let mut rng = SplitMix64::new(5);
+        let board = Board::<Bits256>::new(Rule::Freestyle);
+        let ordering = Ordering::new();
         for len in [0, 1, 2, 3, 4, 7, 40, 200] {
             let keyed: ArrayVec<(i64, Cell), 256> = (0..len)
                 .map(|i| (rng.below(5) as i64 - 2, Cell::from_index(i as u8)))
@@ -184,8 +193,37 @@ mod tests {
                 .collect();
             let mut expected = keyed.clone();
             expected.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-            let picked: Vec<Cell> = MovePicker { keyed, next: 0, sorted: false }.collect();
+            let mut picker = MovePicker {
+                staged: ArrayVec::new(),
+                unscored: Bits256::EMPTY,
+                keyed,
+                next: 0,
+                sorted: false,
+            };
+            let picked: Vec<Cell> = std::iter::from_fn(|| picker.next(&board, &ordering)).collect();
             assert_eq!(picked, expected.iter().map(|&(_, c)| c).collect::<Vec<_>>(), "{len}");
         }
+    }
+
+    #[test]
+    fn table_move_and_killers_come_first_once_each_and_only_if_candidates() {
+        let board = Board::<Bits256>::from_notation(Rule::Freestyle, "h8,h9,i8").unwrap();
+        let candidates = crate::movegen::candidates(&board);
+        let mut ordering = Ordering::new();
+        let cell = |s: &str| {
+            let (x, y) = crate::notation::parse_moves(s).unwrap()[0];
+            Bits256::GEOMETRY.cell(x, y).unwrap()
+        };
+        let (tt, k1, k2) = (cell("g8"), cell("j8"), cell("a1"));
+        ordering.record_cutoff(board.side_to_move(), k2, 3, 1);
+        ordering.record_cutoff(board.side_to_move(), k1, 3, 1);
+        ordering.record_cutoff(board.side_to_move(), tt, 3, 1);
+        // Killers now: tt, k1. The table move is not repeated; a1 is no candidate.
+        let order = ordering.order(&board, candidates, 3, Some(tt));
+        assert_eq!(order[..2], [tt, k1]);
+        assert_eq!(order.len(), candidates.count() as usize);
+        let distinct: std::collections::HashSet<Cell> = order.iter().copied().collect();
+        assert_eq!(distinct.len(), order.len());
+        assert!(!order.contains(&k2));
     }
 }
