@@ -16,7 +16,8 @@ use std::sync::LazyLock;
 
 use super::Pattern;
 use super::table::{
-    CODE_BLACK, CODE_WALL, CODE_WHITE, HALF, PatternPair, PatternTable, pair_pattern, slot,
+    CODE_BLACK, CODE_WHITE, HALF, PatternPair, PatternTable, empty_compact_key, pair_pattern,
+    stone_weight,
 };
 use crate::bitboard::{Bitboard, Bits256};
 use crate::board::Color;
@@ -137,17 +138,25 @@ struct Neighbours {
     cells: Vec<[[u8; 2 * HALF + 1]; 4]>,
 }
 
-/// For each cell, the (cell, direction) keys that see it, with the bit shift of its code in
-/// each: the neighbour table inverted and flattened, so make and unmake walk a dense list
-/// with no off-board checks.
+/// One (cell, direction) key that sees a cell, and what a stone there adds to it per unit of
+/// its code.
+#[derive(Copy, Clone, Debug, Default)]
+struct Seer {
+    cell: u8,
+    dir: u8,
+    weight: u32,
+}
+
+/// For each cell, the keys that see it: the neighbour table inverted and flattened, so make
+/// and unmake walk a dense list with no off-board checks.
 struct Seers {
-    /// `list[cell][..len[cell]]`: (seer cell, direction, shift).
-    list: Vec<[(u8, u8, u8); 4 * 2 * HALF]>,
+    /// `list[cell][..len[cell]]`.
+    list: Vec<[Seer; 4 * 2 * HALF]>,
     len: Vec<u8>,
 }
 
 static SEERS: LazyLock<Seers> = LazyLock::new(|| {
-    let mut list = vec![[(0, 0, 0); 4 * 2 * HALF]; SLOTS];
+    let mut list = vec![[Seer::default(); 4 * 2 * HALF]; SLOTS];
     let mut len = vec![0u8; SLOTS];
     for cell in Bits256::GEOMETRY.all_cells() {
         let c = cell.index();
@@ -156,9 +165,10 @@ static SEERS: LazyLock<Seers> = LazyLock::new(|| {
                 if i == HALF || seer == NONE {
                     continue;
                 }
-                // `cell` is at line index 10 − i of `seer`'s line in this direction.
-                let shift = 2 * slot(2 * HALF - i);
-                list[c][usize::from(len[c])] = (seer, d as u8, shift as u8);
+                // `cell` is at line index 10 − i of `seer`'s line in this direction: on its
+                // left side if i > 5.
+                let weight = stone_weight(i > HALF, i.abs_diff(HALF));
+                list[c][usize::from(len[c])] = Seer { cell: seer, dir: d as u8, weight };
                 len[c] += 1;
             }
         }
@@ -209,9 +219,11 @@ struct Change {
     old: PatternPair,
 }
 
-/// What undoing one placement needs: where its changes start and the sums before it.
+/// What undoing one placement needs: the stone's code, where its changes start and the sums
+/// before it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct Frame {
+    code: u32,
     changes_start: u32,
     potential: [i32; 2],
 }
@@ -220,7 +232,7 @@ struct Frame {
 /// sums, all kept up to date by make and unmake.
 #[derive(Clone)]
 pub struct LineKeys {
-    /// `keys[cell][direction]`.
+    /// `keys[cell][direction]`: compact keys (see [`super::table`]).
     keys: Box<[[u32; 4]; SLOTS]>,
     /// `pairs[cell][direction]` = the table entry of the key (black's and white's pattern).
     pairs: Box<[[PatternPair; 4]; SLOTS]>,
@@ -250,12 +262,6 @@ impl std::fmt::Debug for LineKeys {
 }
 
 impl LineKeys {
-    /// The key of `cell` along direction number `dir` (index into [`Direction::ALL`]).
-    #[inline(always)]
-    pub fn key(&self, cell: Cell, dir: usize) -> u32 {
-        self.keys[cell.index()][dir]
-    }
-
     /// The pattern a stone of `color` on the empty `cell` makes along direction `dir`.
     #[inline(always)]
     pub fn pattern(&self, cell: Cell, dir: usize, color: Color) -> Pattern {
@@ -325,11 +331,9 @@ impl LineKeys {
         for cell in g.all_cells() {
             for d in 0..4 {
                 let line = &NEIGHBOURS.cells[cell.index()][d];
-                for (i, &c) in line.iter().enumerate() {
-                    if i != HALF && c == NONE {
-                        keys[cell.index()][d] |= CODE_WALL << (2 * slot(i));
-                    }
-                }
+                let walls_left = line[..HALF].iter().filter(|&&c| c == NONE).count();
+                let walls_right = line[HALF + 1..].iter().filter(|&&c| c == NONE).count();
+                keys[cell.index()][d] = empty_compact_key(walls_left, walls_right);
             }
         }
         keys
@@ -341,10 +345,10 @@ impl LineKeys {
     fn update(&mut self, cell: Cell, code: u32) {
         let c = cell.index();
         let seers = &SEERS.list[c][..usize::from(SEERS.len[c])];
-        for &(seer, d, shift) in seers {
+        for &Seer { cell: seer, dir: d, weight } in seers {
             let (seer, d) = (usize::from(seer), usize::from(d));
             let key = &mut self.keys[seer][d];
-            *key |= code << shift;
+            *key += code * weight;
             let new_pair = self.table.pair(*key);
             let old_pair = std::mem::replace(&mut self.pairs[seer][d], new_pair);
             if old_pair == new_pair {
@@ -364,13 +368,13 @@ impl LineKeys {
         }
     }
 
-    /// Clears `cell`'s code from every key that sees it and puts back the pattern pairs
+    /// Takes `cell`'s `code` out of every key that sees it and puts back the pattern pairs
     /// recorded since `changes_start` (the removal of the stone placed last).
     #[inline(always)]
-    fn restore(&mut self, cell: Cell, changes_start: usize) {
+    fn restore(&mut self, cell: Cell, code: u32, changes_start: usize) {
         let c = cell.index();
-        for &(seer, d, shift) in &SEERS.list[c][..usize::from(SEERS.len[c])] {
-            self.keys[usize::from(seer)][usize::from(d)] &= !(3 << shift);
+        for &Seer { cell: seer, dir: d, weight } in &SEERS.list[c][..usize::from(SEERS.len[c])] {
+            self.keys[usize::from(seer)][usize::from(d)] -= code * weight;
         }
         while self.changes.len() > changes_start {
             let Change { cell: seer, dir: d, old } = self.changes.pop().expect("non-empty");
@@ -439,8 +443,11 @@ impl LineState<Bits256> for LineKeys {
             Color::Black => CODE_BLACK,
             Color::White => CODE_WHITE,
         };
-        self.frames
-            .push(Frame { changes_start: self.changes.len() as u32, potential: self.potential });
+        self.frames.push(Frame {
+            code,
+            changes_start: self.changes.len() as u32,
+            potential: self.potential,
+        });
         self.uncount_cell(cell);
         self.occupied = self.occupied.with(cell);
         self.update(cell, code);
@@ -452,7 +459,7 @@ impl LineState<Bits256> for LineKeys {
             return;
         }
         let frame = self.frames.pop().expect("remove follows place (last in, first out)");
-        self.restore(cell, frame.changes_start as usize);
+        self.restore(cell, frame.code, frame.changes_start as usize);
         self.occupied = self.occupied.without(Bits256::from_cell(cell));
         self.potential = frame.potential;
     }

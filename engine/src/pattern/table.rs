@@ -17,6 +17,15 @@
 //!
 //! The result for each colour is stored per raw key (black = code 1, white = code 2), so a
 //! lookup needs no colour swap. Tables are built once per rule, on first use.
+//!
+//! **Compact keys.** The two-bit key space (2²⁰ entries, 2 MiB) does not fit the core's cache,
+//! and a board only ever produces keys whose walls run in from the line's ends. The stored
+//! table is indexed by a *compact key* instead: each side of the middle (five cells) is one
+//! number below [`SIDE_KEYS`] = 364 — the number of off-board cells `w` (0..=5) picks a block
+//! starting at [`SIDE_OFFSET`]`[w]`, and the `5 − w` on-board cells nearest the middle are base-3
+//! digits (empty 0, black 1, white 2; the cell at distance `k` is digit `k − 1`) — and the
+//! compact key is `left × 364 + right`: 132,496 entries, 259 KiB. A stone changes the key by
+//! adding its code times [`stone_weight`], so make and unmake stay one addition per key.
 
 use std::sync::LazyLock;
 
@@ -36,6 +45,61 @@ pub const CODE_WALL: u32 = 3;
 pub const HALF: usize = 5;
 /// Number of keys (ten cells, two bits each).
 pub const KEYS: usize = 1 << (4 * HALF);
+
+/// Distinct values of one side of a compact key (see the module docs).
+pub const SIDE_KEYS: u32 = 364;
+/// Entries of a compact table.
+pub const COMPACT_KEYS: usize = (SIDE_KEYS * SIDE_KEYS) as usize;
+/// Where the block of one side's values with `w` off-board cells starts.
+pub const SIDE_OFFSET: [u32; HALF + 1] = [0, 243, 324, 351, 360, 363];
+
+/// What a stone (of code 1 or 2) `distance` cells (1..=5) from the middle on the left (or
+/// right) side adds to a compact key, per unit of its code.
+#[inline]
+pub const fn stone_weight(left: bool, distance: usize) -> u32 {
+    let digit = 3u32.pow(distance as u32 - 1);
+    if left { digit * SIDE_KEYS } else { digit }
+}
+
+/// The compact key of a line without stones whose ends have `walls_left` and `walls_right`
+/// off-board cells.
+#[inline]
+pub const fn empty_compact_key(walls_left: usize, walls_right: usize) -> u32 {
+    SIDE_OFFSET[walls_left] * SIDE_KEYS + SIDE_OFFSET[walls_right]
+}
+
+/// The line index (0..11) of the cell `distance` away from the middle on one side.
+const fn line_index(left: bool, distance: usize) -> usize {
+    if left { HALF - distance } else { HALF + distance }
+}
+
+/// The compact key of a two-bit key. A wall is taken to extend to the line's end (as it does
+/// on a board); cells beyond the first wall are ignored.
+pub fn compact_key(key: u32) -> u32 {
+    let side = |left: bool| {
+        let code = |distance: usize| (key >> (2 * slot(line_index(left, distance)))) & 3;
+        let on_board = (1..=HALF).take_while(|&k| code(k) != CODE_WALL).count();
+        let digits: u32 = (1..=on_board).map(|k| code(k) * 3u32.pow(k as u32 - 1)).sum();
+        SIDE_OFFSET[HALF - on_board] + digits
+    };
+    side(true) * SIDE_KEYS + side(false)
+}
+
+/// The two-bit key of a compact key.
+fn expand_key(compact: u32) -> u32 {
+    let side = |left: bool, value: u32| {
+        let walls = (0..=HALF).rev().find(|&w| SIDE_OFFSET[w] <= value).expect("offset 0");
+        let mut digits = value - SIDE_OFFSET[walls];
+        let mut key = 0;
+        for distance in 1..=HALF {
+            let code = if distance > HALF - walls { CODE_WALL } else { digits % 3 };
+            digits /= 3;
+            key |= code << (2 * slot(line_index(left, distance)));
+        }
+        key
+    };
+    side(true, compact / SIDE_KEYS) | side(false, compact % SIDE_KEYS)
+}
 
 /// How fives are defined by one rule for one colour.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -211,9 +275,9 @@ pub const fn pair_pattern(pair: PatternPair, color: Color) -> Pattern {
     Pattern::from_u8(((pair >> (4 * color as u16)) & 15) as u8)
 }
 
-/// The patterns for black and white of every raw line key under one rule.
+/// The patterns for black and white of every line under one rule, by compact key.
 pub struct PatternTable {
-    /// `entries[key]`: both colours' patterns and threat kinds.
+    /// `entries[compact key]`: both colours' patterns and threat kinds.
     entries: Vec<PatternPair>,
 }
 
@@ -233,8 +297,9 @@ impl PatternTable {
             Some(perspective_table(white_rule))
         };
         let white = white.as_ref().unwrap_or(&black);
-        let entries = (0..KEYS as u32)
-            .map(|key| {
+        let entries = (0..COMPACT_KEYS as u32)
+            .map(|compact| {
+                let key = expand_key(compact);
                 pack_pair(
                     Pattern::from_u8(black[key as usize]),
                     Pattern::from_u8(white[swap_colours(key) as usize]),
@@ -256,16 +321,16 @@ impl PatternTable {
         &TABLES[rule.index()]
     }
 
-    /// The pattern a stone of `color` makes on the middle of the line `key`.
-    #[inline(always)]
+    /// The pattern a stone of `color` makes on the middle of the line with two-bit `key`
+    /// (walls run in from the ends, see [`compact_key`]).
     pub fn get(&self, key: u32, color: Color) -> Pattern {
-        pair_pattern(self.entries[key as usize], color)
+        pair_pattern(self.entries[compact_key(key) as usize], color)
     }
 
-    /// Both colours' patterns and threat kinds.
+    /// Both colours' patterns and threat kinds of the line with compact key `compact`.
     #[inline(always)]
-    pub fn pair(&self, key: u32) -> PatternPair {
-        self.entries[key as usize]
+    pub fn pair(&self, compact: u32) -> PatternPair {
+        self.entries[compact as usize]
     }
 }
 
@@ -400,6 +465,28 @@ mod tests {
                 checked += 1;
             }
         }
+    }
+
+    #[test]
+    fn compact_keys_are_a_bijection_on_board_keys() {
+        for compact in 0..COMPACT_KEYS as u32 {
+            let key = expand_key(compact);
+            assert!(realistic(key), "{:?}", picture_of(key));
+            assert_eq!(compact_key(key), compact, "{:?}", picture_of(key));
+        }
+        // Every realistic key is reached: as many as compact keys.
+        assert_eq!((0..KEYS as u32).filter(|&k| realistic(k)).count(), COMPACT_KEYS);
+    }
+
+    #[test]
+    fn stone_weights_add_up_to_the_compact_key() {
+        let key = key_from_picture("|.xo.X.o.x.").unwrap();
+        let expected = empty_compact_key(1, 0)
+            + stone_weight(true, 3)
+            + 2 * stone_weight(true, 2)
+            + 2 * stone_weight(false, 2)
+            + stone_weight(false, 4);
+        assert_eq!(compact_key(key), expected);
     }
 
     #[test]
