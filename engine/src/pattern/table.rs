@@ -487,6 +487,7 @@ mod tests {
             + 2 * stone_weight(false, 2)
             + stone_weight(false, 4);
         assert_eq!(compact_key(key), expected);
+        assert_eq!(expected, 93_945, "the worked example of docs/patterns.md");
     }
 
     #[test]
