@@ -383,6 +383,8 @@ impl<B: Bitboard> Board<B> {
     pub fn play_unchecked(&mut self, cell: Cell) -> Outcome {
         debug_assert!(self.check_move(cell).is_ok(), "play_unchecked: {:?}", self.check_move(cell));
         let side = self.side_to_move;
+        // Where the line state keeps the five cells, they tell whether the move wins.
+        let wins_by_pattern = self.lines.five_cells(side).map(|fives| fives.contains(cell));
         let own = self.stones[side.index()] | B::from_cell(cell);
         self.stones[side.index()] = own;
         self.hash ^= zobrist::key(side, cell);
@@ -390,7 +392,9 @@ impl<B: Bitboard> Board<B> {
         self.lines.place(cell, side);
         self.side_to_move = side.opponent();
         let opp = self.stones[side.opponent().index()];
-        self.outcome = if self.rule.is_win_through(own, opp, cell, side) {
+        let wins =
+            wins_by_pattern.unwrap_or_else(|| self.rule.is_win_through(own, opp, cell, side));
+        self.outcome = if wins {
             Outcome::Win(side)
         } else if self.history.len() == B::GEOMETRY.cells() {
             Outcome::Draw
