@@ -14,7 +14,8 @@
 //!             7. moves: the single block if the opponent threatens (no depth spent),
 //!                else the candidates, ordered (TT move, killers, history, cell priority)
 //!             8. PVS loop: first move full window, others null window (late quiet moves
-//!                on 15×15 reduced by a ply first), re-search on success
+//!                on 15×15 reduced by a ply first, or at shallow null-window nodes skipped
+//!                if they make or stop no three or four), re-search on success
 //!             9. store the result in the transposition table
 //! ```
 //!
@@ -35,12 +36,12 @@ pub mod threats;
 use arrayvec::ArrayVec;
 
 use crate::bitboard::Bitboard;
-use crate::board::{Board, Outcome};
+use crate::board::{Board, Color, Outcome};
 use crate::eval;
 use crate::geometry::{Cell, Symmetry};
 use crate::movegen;
 use crate::pattern::Pattern;
-use crate::pattern::keys::LineState;
+use crate::pattern::keys::{LineState, ThreatKind};
 use crate::solve;
 use crate::tt::{Bound, PROVEN_DEPTH, TranspositionTable, TtEntry, score_from_tt, score_to_tt};
 
@@ -61,6 +62,13 @@ pub const ASPIRATION_MIN_DEPTH: u32 = 4;
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// ... moves from this index in the ordering are first searched one ply shallower.
 pub const LMR_MIN_INDEX: usize = 4;
+/// Late-move pruning: at null-window nodes with at most this much depth left ...
+pub const LMP_MAX_DEPTH: i32 = 3;
+/// ... moves after the first `LMP_BASE + LMP_SCALE · depth²` that make or stop no three or
+/// four (for either side) are not searched.
+pub const LMP_BASE: usize = 3;
+/// See [`LMP_BASE`].
+pub const LMP_SCALE: usize = 2;
 /// VCF nodes allowed at the root, before the main search.
 pub const ROOT_VCF_NODES: u64 = 20_000;
 /// Attacking fours the root VCF may chain.
@@ -380,6 +388,22 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         self.pv_len[ply] = child_len;
     }
 
+    /// 15×15: the cells where a stone of neither side would make a three or a four (quiet
+    /// moves, for late-move pruning); none without patterns.
+    fn quiet_cells(&self) -> B {
+        let lines = self.board.lines();
+        let mut tactical = B::EMPTY;
+        for color in [Color::Black, Color::White] {
+            for kind in [ThreatKind::Four, ThreatKind::Three] {
+                match lines.threat_cells(color, kind) {
+                    Some(cells) => tactical |= cells,
+                    None => return B::EMPTY,
+                }
+            }
+        }
+        B::FULL.without(tactical)
+    }
+
     /// The principal-variation search of the current position (see the module docs).
     fn pvs(&mut self, depth: i32, ply: usize, mut alpha: Score, mut beta: Score) -> Score {
         self.pv_len[ply] = ply;
@@ -506,9 +530,19 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         let mut best_move = None;
         let mut moves = moves;
         let mut tried = 0;
+        // Late-move pruning: the moves that may be skipped, and from which index.
+        let prunable = if !small && !root && beta - alpha == 1 && depth <= LMP_MAX_DEPTH {
+            self.quiet_cells()
+        } else {
+            B::EMPTY
+        };
+        let lmp_index = LMP_BASE + LMP_SCALE * (depth.max(0) as usize).pow(2);
         while let Some(cell) = moves.next(&self.board, &self.ordering) {
             let i = tried;
             tried += 1;
+            if i >= lmp_index && prunable.contains(cell) {
+                continue;
+            }
             self.pv_len[ply + 1] = ply + 1;
             let score = match self.make(cell) {
                 Outcome::Win(_) => win_in(ply + 1),
