@@ -345,11 +345,16 @@ impl LineKeys {
     fn update(&mut self, cell: Cell, code: u32) {
         let c = cell.index();
         let seers = &SEERS.list[c][..usize::from(SEERS.len[c])];
-        for &Seer { cell: seer, dir: d, weight } in seers {
-            let (seer, d) = (usize::from(seer), usize::from(d));
-            let key = &mut self.keys[seer][d];
+        // First every key and its table entry, with no branch in between, so the table
+        // lookups overlap; then the entries that changed.
+        let mut new_pairs = [0; 4 * 2 * HALF];
+        for (&Seer { cell: seer, dir: d, weight }, new_pair) in seers.iter().zip(&mut new_pairs) {
+            let key = &mut self.keys[usize::from(seer)][usize::from(d)];
             *key += code * weight;
-            let new_pair = self.table.pair(*key);
+            *new_pair = self.table.pair(*key);
+        }
+        for (&Seer { cell: seer, dir: d, .. }, &new_pair) in seers.iter().zip(&new_pairs) {
+            let (seer, d) = (usize::from(seer), usize::from(d));
             let old_pair = std::mem::replace(&mut self.pairs[seer][d], new_pair);
             if old_pair == new_pair {
                 continue;
@@ -359,7 +364,7 @@ impl LineKeys {
             if changed != 0 {
                 self.track_kinds(seer, d, changed, new_pair);
             }
-            if !self.occupied.contains(Cell::from_index(seer as u8)) {
+            if (self.occupied.0[seer >> 6] >> (seer & 63)) & 1 == 0 {
                 let [ob, ow] = LineKeys::pair_potential(old_pair);
                 let [nb, nw] = LineKeys::pair_potential(new_pair);
                 self.potential[0] += nb - ob;
