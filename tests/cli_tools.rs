@@ -143,6 +143,29 @@ fn bench_prints_every_position_and_the_signature() {
     assert_eq!(pbrain(&["bench", "--depth", "3"]).status.code(), Some(2));
 }
 
+#[test]
+fn bench_speed_reports_each_middle_game_and_the_totals() {
+    let out = pbrain(&["bench", "--speed"]);
+    assert!(out.status.success());
+    let lines = stdout_lines(&out);
+    let positions = mnk_engine::bench::SPEED_POSITIONS;
+    assert_eq!(lines.len(), positions.len() + 2, "{lines:?}");
+    for (line, index) in lines.iter().zip(positions) {
+        let expected = format!("search position {} depth ", index + 1);
+        assert!(line.starts_with(&expected), "{line}");
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let nodes: u64 =
+            words[words.iter().position(|&w| w == "nodes").unwrap() + 1].parse().unwrap();
+        // The limit is checked as nodes are entered: a search may end a node or two past it.
+        let limit = mnk_engine::bench::SPEED_SEARCH_NODES;
+        assert!((limit..limit + 16).contains(&nodes), "{line}");
+    }
+    assert!(lines[positions.len()].starts_with("make_unmake "), "{lines:?}");
+    assert!(lines[positions.len()].ends_with(" per_s"), "{lines:?}");
+    assert!(lines.last().unwrap().starts_with("speed nodes "), "{lines:?}");
+    assert_eq!(pbrain(&["bench", "--speed", "x"]).status.code(), Some(2));
+}
+
 fn play_with_input(args: &[&str], input: &str) -> Output {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-mnk"))
