@@ -74,9 +74,9 @@ pub const ROOT_VCF_NODES: u64 = 20_000;
 /// Attacking fours the root VCF may chain.
 pub const ROOT_VCF_FOURS: u32 = 24;
 /// VCF nodes allowed at each leaf of the main search.
-pub const LEAF_VCF_NODES: u64 = 3;
+pub const LEAF_VCF_NODES: u64 = 12;
 /// Attacking fours a leaf VCF may chain.
-pub const LEAF_VCF_FOURS: u32 = 3;
+pub const LEAF_VCF_FOURS: u32 = 6;
 /// VCT nodes allowed for the side to move's own attack at the root.
 pub const ROOT_VCT_NODES: u64 = 30_000;
 /// VCT nodes allowed per root move when checking the opponent's threats after it.
