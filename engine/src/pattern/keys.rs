@@ -1,12 +1,12 @@
-//! Incremental line keys: for every cell and direction, the two-bit codes of the five cells
-//! on each side (see [`super::table`] for the layout), updated by make and unmake.
+//! Incremental line keys: for every cell and direction, a key of the five cells on each side
+//! (see [`super::table`] for the layout), updated by make and unmake.
 //!
-//! Placing a stone on `p` changes, for each direction, the keys of the up to ten cells
-//! that see `p` within five steps — forty two-bit updates, found in a precomputed list of
-//! "seers" per cell. Off-board cells are walls, written once when the keys are created.
-//! Each placement records the pattern pairs it changed and the sums before it; removing the
-//! stone (always the last one placed) clears its codes and puts those records back, with no
-//! table lookup.
+//! The keys are compact (see [`super::table`]): placing a stone on `p` adds its code times a
+//! weight to the keys of the up to ten cells that see `p` within five steps in each
+//! direction — forty additions, found in a precomputed list of "seers" per cell. Off-board
+//! cells are walls, part of each key's starting value. Each placement records the pattern
+//! pairs it changed and the sums before it; removing the stone (always the last one placed)
+//! subtracts its code again and puts those records back, with no table lookup.
 //!
 //! The state is an associated type of the bitboard ([`crate::bitboard::Bitboard::Lines`]):
 //! 15×15 boards keep [`LineKeys`]; the small boards, whose lines span the board and need no
