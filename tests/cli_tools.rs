@@ -156,9 +156,7 @@ fn bench_speed_reports_each_middle_game_and_the_totals() {
         let words: Vec<&str> = line.split_whitespace().collect();
         let nodes: u64 =
             words[words.iter().position(|&w| w == "nodes").unwrap() + 1].parse().unwrap();
-        // The limit is checked as nodes are entered: a search may end a node or two past it.
-        let limit = mnk_engine::bench::SPEED_SEARCH_NODES;
-        assert!((limit..limit + 16).contains(&nodes), "{line}");
+        assert_eq!(nodes, mnk_engine::bench::SPEED_SEARCH_NODES, "{line}");
     }
     assert!(lines[positions.len()].starts_with("make_unmake "), "{lines:?}");
     assert!(lines[positions.len()].ends_with(" per_s"), "{lines:?}");

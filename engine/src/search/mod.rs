@@ -561,10 +561,12 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                     } else {
                         alpha + 1
                     };
-                    if s > alpha {
+                    // (No re-search once stopped: the result is discarded anyway, and entering
+                    // the search would count nodes past a node limit.)
+                    if s > alpha && !self.check.stopped() {
                         s = -self.pvs(child_depth, ply + 1, -alpha - 1, -alpha);
                     }
-                    if s > alpha && s < beta {
+                    if s > alpha && s < beta && !self.check.stopped() {
                         -self.pvs(child_depth, ply + 1, -beta, -alpha)
                     } else {
                         s
