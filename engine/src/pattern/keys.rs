@@ -155,6 +155,14 @@ struct Seers {
     len: Vec<u8>,
 }
 
+impl Seers {
+    /// The keys that see `cell`.
+    #[inline(always)]
+    fn of(&self, cell: Cell) -> &[Seer] {
+        &self.list[cell.index()][..usize::from(self.len[cell.index()])]
+    }
+}
+
 static SEERS: LazyLock<Seers> = LazyLock::new(|| {
     let mut list = vec![[Seer::default(); 4 * 2 * HALF]; SLOTS];
     let mut len = vec![0u8; SLOTS];
@@ -343,8 +351,7 @@ impl LineKeys {
     /// change (a placement).
     #[inline(always)]
     fn update(&mut self, cell: Cell, code: u32) {
-        let c = cell.index();
-        let seers = &SEERS.list[c][..usize::from(SEERS.len[c])];
+        let seers = SEERS.of(cell);
         // First every key and its table entry, with no branch in between, so the table
         // lookups overlap; then the entries that changed.
         let mut new_pairs = [0; 4 * 2 * HALF];
@@ -377,8 +384,7 @@ impl LineKeys {
     /// recorded since `changes_start` (the removal of the stone placed last).
     #[inline(always)]
     fn restore(&mut self, cell: Cell, code: u32, changes_start: usize) {
-        let c = cell.index();
-        for &Seer { cell: seer, dir: d, weight } in &SEERS.list[c][..usize::from(SEERS.len[c])] {
+        for &Seer { cell: seer, dir: d, weight } in SEERS.of(cell) {
             self.keys[usize::from(seer)][usize::from(d)] -= code * weight;
         }
         while self.changes.len() > changes_start {

@@ -503,7 +503,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         }
 
         // 7. Moves.
-        let (moves, child_depth) = if threats.is_empty() {
+        let (mut moves, child_depth) = if threats.is_empty() {
             let mut candidates = movegen::candidates(&self.board);
             // An opponent open three: only its defences and our own fours.
             if let Some(defences) = threats::defences_against_three(&self.board, candidates)
@@ -528,7 +528,6 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let mut moves = moves;
         let mut tried = 0;
         // Late-move pruning: the moves that may be skipped, and from which index.
         let prunable = if !small && !root && beta - alpha == 1 && depth <= LMP_MAX_DEPTH {

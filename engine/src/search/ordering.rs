@@ -43,10 +43,10 @@ impl<B: Bitboard> MovePicker<B> {
         MovePicker { staged: ArrayVec::new(), unscored: B::EMPTY, keyed, next: 0, sorted: true }
     }
 
-    /// Whether `a` comes before `b`.
+    /// The picking order: higher key first, then lower cell index.
     #[inline(always)]
-    fn before(a: &(i64, Cell), b: &(i64, Cell)) -> bool {
-        a.0 > b.0 || (a.0 == b.0 && a.1 < b.1)
+    fn rank(a: &(i64, Cell), b: &(i64, Cell)) -> std::cmp::Ordering {
+        b.0.cmp(&a.0).then(a.1.cmp(&b.1))
     }
 
     /// The next move, or `None` when all are out. `board` must be the position the picker
@@ -75,13 +75,13 @@ impl<B: Bitboard> MovePicker<B> {
             if picked < SELECTION_PICKS {
                 let mut best = 0;
                 for i in 1..rest.len() {
-                    if MovePicker::<B>::before(&rest[i], &rest[best]) {
+                    if MovePicker::<B>::rank(&rest[i], &rest[best]).is_lt() {
                         best = i;
                     }
                 }
                 rest.swap(0, best);
             } else {
-                rest.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+                rest.sort_unstable_by(MovePicker::<B>::rank);
                 self.sorted = true;
             }
         }
