@@ -114,8 +114,11 @@ pub(crate) enum Threats {
 /// The threat-sequence solver: can the side to move win by a sequence of threats, each of
 /// which the defender must answer? A four forces its one block; an open three must be met by
 /// a defence — every cell where the attacker could make a four, and every four of the
-/// defender's own (a counter-four counts as a refutation). Every defence is tried, so a win
-/// it reports is a real forced win; it may miss wins. With [`Threats::Fours`] it is a VCF.
+/// defender's own. A counter-four is blocked (the block's only alternative is losing) and the
+/// defender then faces whatever threat still stands, or the block's own; two counter-fours,
+/// or a block that threatens nothing while no threat stands, refute. Every defence is tried,
+/// so a win it reports is a real forced win; it may miss wins. With [`Threats::Fours`] it is
+/// a VCF.
 pub(crate) struct ThreatSearch {
     /// Nodes visited (attacking moves and defences), for the search's accounting.
     pub(crate) nodes: u64,
@@ -155,12 +158,18 @@ impl ThreatSearch {
             *first = Some(win);
             return Some(1);
         }
-        // A defender's four must be answered first: no longer a threat sequence.
-        if depth == 0 || !board.winning_cells(me.opponent()).is_empty() {
+        if depth == 0 {
             return None;
         }
+        // A defender's four (a counter-threat) must be blocked first; the sequence goes on
+        // only if the block is itself a threat or an earlier threat still stands.
+        let counter = board.winning_cells(me.opponent());
         let mut moves = AttackList::new();
-        attacking_moves(board, self.threes, &mut moves)?;
+        match counter.lowest() {
+            None => attacking_moves(board, self.threes, &mut moves)?,
+            Some(block) if counter.count() == 1 => moves.push((0, block)),
+            Some(_) => return None,
+        }
         for &(_, cell) in &moves {
             if self.nodes >= self.budget_end {
                 return None;
@@ -194,6 +203,8 @@ impl ThreatSearch {
         }
         let fives = board.winning_cells(attacker);
         let defences = match fives.count() {
+            // No four: only an open three can still be a threat (never in a VCF).
+            0 if !self.threes => return None,
             0 => {
                 // A three: every cell where the attacker could make a four, and every four of
                 // the defender's own. No open-four threat at all: not a threat.
@@ -238,6 +249,8 @@ impl ThreatSearch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::Bits256;
+    use crate::rules::Rule;
 
     /// The direct definition of [`threat_value`], counting over the patterns.
     fn slow_threat_value(patterns: &[Pattern; 4]) -> i64 {
@@ -255,6 +268,37 @@ mod tests {
         } else {
             base
         }
+    }
+
+    /// Black makes a double three at i8 (g8 h8 across, i6 i7 down); white's only counter is
+    /// a closed three (b13 c13 d13, capped by a13) that can become a four. The counter-four
+    /// delays the win but does not refute it: black blocks and the threes still stand.
+    const DOUBLE_THREE_AGAINST_A_CLOSED_THREE: &str = "g8,b13,h8,c13,i6,d13,i7,o1,a13,o15";
+
+    fn vct(moves: &str) -> (Option<usize>, Option<Cell>) {
+        let mut board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
+        let before = board.clone();
+        let mut first = None;
+        let plies =
+            ThreatSearch::new().solve(&mut board, Threats::FoursAndThrees, 10, 100_000, &mut first);
+        assert_eq!(board.history(), before.history(), "the board is restored");
+        (plies, first)
+    }
+
+    #[test]
+    fn a_counter_four_is_blocked_and_the_threat_sequence_goes_on() {
+        let (plies, first) = vct(DOUBLE_THREE_AGAINST_A_CLOSED_THREE);
+        assert_eq!(first.map(|c| Bits256::GEOMETRY.format_pos(c)).as_deref(), Some("i8"));
+        // i8, e13 (counter-four), f13 (block), a defence, the open four, a block, five.
+        assert!(plies.is_some_and(|p| p >= 7), "{plies:?}");
+    }
+
+    #[test]
+    fn two_counter_fours_at_once_refute_the_threat() {
+        // White's b13-d13 open at both ends (a13 empty): e13 or a13 makes an open four,
+        // which black cannot block in time, so the double three does not win by force.
+        let moves = DOUBLE_THREE_AGAINST_A_CLOSED_THREE.replace("a13", "m1");
+        assert_eq!(vct(&moves).0, None);
     }
 
     #[test]
