@@ -498,6 +498,9 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                 {
                     return win_in(ply + plies);
                 }
+                if threats::double_three_wins(&self.board) {
+                    return win_in(ply + 5);
+                }
             }
             return eval::evaluate(&self.board).clamp(lower, upper);
         }

@@ -77,6 +77,34 @@ pub fn defences_against_three<B: Bitboard>(board: &Board<B>, candidates: B) -> O
     threatened.then_some(fours & candidates)
 }
 
+/// Whether the side to move wins in five plies by two open threes at once: it has a cell
+/// where its stone makes an open three in two directions, and the opponent can make no four
+/// (so no reply threatens five and one stone blocks only one of the two lines; the other
+/// becomes an open four). Never for renju black, whose double three is forbidden; `false`
+/// without patterns.
+pub fn double_three_wins<B: Bitboard>(board: &Board<B>) -> bool {
+    if board.renju_black_to_move() {
+        return false;
+    }
+    let me = board.side_to_move();
+    let lines = board.lines();
+    let empty = board.empty_cells();
+    let (Some(their_fours), Some(threes)) = (
+        lines.threat_cells(me.opponent(), ThreatKind::Four),
+        lines.threat_cells(me, ThreatKind::Three),
+    ) else {
+        return false;
+    };
+    if !(their_fours & empty).is_empty() {
+        return false;
+    }
+    (threes & empty).iter().any(|cell| {
+        lines
+            .cell_patterns(cell, me)
+            .is_some_and(|p| p.iter().filter(|&&q| q == Pattern::F3).count() >= 2)
+    })
+}
+
 /// A list of attacking moves with their threat values.
 type AttackList = arrayvec::ArrayVec<(i64, Cell), 256>;
 
@@ -299,6 +327,19 @@ mod tests {
         // which black cannot block in time, so the double three does not win by force.
         let moves = DOUBLE_THREE_AGAINST_A_CLOSED_THREE.replace("a13", "m1");
         assert_eq!(vct(&moves).0, None);
+    }
+
+    #[test]
+    fn a_double_three_wins_only_when_the_opponent_has_no_four_to_make() {
+        let board = |moves: &str| Board::<Bits256>::from_notation(Rule::Freestyle, moves);
+        let with_counter = board(DOUBLE_THREE_AGAINST_A_CLOSED_THREE).expect("legal");
+        assert!(!double_three_wins(&with_counter));
+        // The same double three with white's stones scattered.
+        let scattered = board("g8,b13,h8,d11,i6,f13,i7,o1,a13,o15").expect("legal");
+        assert!(double_three_wins(&scattered));
+        // No double three: one of black's twos removed.
+        let single = board("g8,b13,h8,d11,i6,f13,n7,o1,a13,o15").expect("legal");
+        assert!(!double_three_wins(&single));
     }
 
     #[test]
