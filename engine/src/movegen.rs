@@ -1,14 +1,17 @@
 //! Candidate moves.
 //!
 //! On the small boards every empty cell is a candidate (the solver needs full width). On
-//! 15×15 the candidates are the empty cells within `NEIGHBOURHOOD` steps (in any of the 8
-//! compass directions) of a stone, or the centre on an empty board.
+//! 15×15 the candidates are the empty cells within `NEIGHBOURHOOD` steps of a stone along
+//! one of the four lines (a star, not a square: the knight-move cells are left out, since a
+//! stone there shares no line with the stone), or the centre on an empty board. Every cell
+//! where a side makes a four or an open three is among them: such a cell shares a window
+//! with stones of that side, the nearest at most two steps away.
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::geometry::Direction;
 
-/// How far from existing stones 15×15 candidates may lie, in king steps along lines.
+/// How far from existing stones 15×15 candidates may lie, in steps along a line.
 pub const NEIGHBOURHOOD: i32 = 2;
 
 /// The cells worth searching for the side to move (a subset of the legal moves).
@@ -22,9 +25,11 @@ pub fn candidates<B: Bitboard>(board: &Board<B>) -> B {
         let c = g.side() / 2;
         return B::from_cell(g.cell(c, c).expect("the centre is on the board"));
     }
-    let mut near = occupied;
-    for _ in 0..NEIGHBOURHOOD {
-        near = dilate(near);
+    let mut near = B::EMPTY;
+    for &d in &Direction::ALL {
+        for k in 1..=NEIGHBOURHOOD {
+            near |= occupied.shift(d, k) | occupied.shift(d, -k);
+        }
     }
     let near = near.without(occupied);
     if board.renju_black_to_move() {
@@ -35,11 +40,6 @@ pub fn candidates<B: Bitboard>(board: &Board<B>) -> B {
     } else {
         near
     }
-}
-
-/// The set plus every cell one step away from it in any of the 8 compass directions.
-pub fn dilate<B: Bitboard>(set: B) -> B {
-    Direction::ALL.iter().fold(set, |acc, &d| acc | set.shift(d, 1) | set.shift(d, -1))
 }
 
 #[cfg(test)]
@@ -54,10 +54,13 @@ mod tests {
         let g = Bits256::GEOMETRY;
         assert_eq!(candidates(&empty).iter().collect::<Vec<_>>(), vec![g.cell(7, 7).unwrap()]);
         let corner = Board::<Bits256>::from_notation(Rule::Freestyle, "a1").unwrap();
-        // A 3×3 square of reach 2 from the corner, minus the stone.
-        assert_eq!(candidates(&corner).count(), 8);
+        // Two steps along the edge both ways and along the diagonal.
+        let cells: Vec<String> = candidates(&corner).iter().map(|c| g.format_pos(c)).collect();
+        assert_eq!(cells, ["b1", "c1", "a2", "b2", "a3", "c3"]);
         let centre = Board::<Bits256>::from_notation(Rule::Freestyle, "h8").unwrap();
-        assert_eq!(candidates(&centre).count(), 24);
+        // Eight directions, two steps each; no knight-move cell such as i10.
+        assert_eq!(candidates(&centre).count(), 16);
+        assert!(!candidates(&centre).contains(g.cell(8, 9).unwrap()));
     }
 
     #[test]
