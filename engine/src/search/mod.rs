@@ -63,7 +63,7 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 /// ... moves from this index in the ordering are first searched one ply shallower.
 pub const LMR_MIN_INDEX: usize = 4;
 /// Late-move pruning: at null-window nodes with at most this much depth left ...
-pub const LMP_MAX_DEPTH: i32 = 3;
+pub const LMP_MAX_DEPTH: i32 = 4;
 /// ... moves after the first `LMP_BASE + LMP_SCALE · depth²` that make or stop no three or
 /// four (for either side) are not searched.
 pub const LMP_BASE: usize = 3;
