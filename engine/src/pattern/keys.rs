@@ -371,7 +371,7 @@ impl LineKeys {
             if changed != 0 {
                 self.track_kinds(seer, d, changed, new_pair);
             }
-            if (self.occupied.0[seer >> 6] >> (seer & 63)) & 1 == 0 {
+            if !self.occupied.contains(Cell::from_index(seer as u8)) {
                 let [ob, ow] = LineKeys::pair_potential(old_pair);
                 let [nb, nw] = LineKeys::pair_potential(new_pair);
                 self.potential[0] += nb - ob;
