@@ -85,6 +85,11 @@ impl StopCheck {
         self.start.elapsed()
     }
 
+    /// When `fraction` of the time budget will be spent (`None` without a budget).
+    pub(crate) fn deadline_at(&self, fraction: f64) -> Option<Instant> {
+        self.budget.map(|b| self.start + b.mul_f64(fraction))
+    }
+
     /// Whether more than `fraction` of the time budget is spent (never, without a budget),
     /// or a stop was requested.
     pub(crate) fn spent(&mut self, fraction: f64) -> bool {

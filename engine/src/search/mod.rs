@@ -78,11 +78,11 @@ pub const LEAF_VCF_NODES: u64 = 12;
 /// Attacking fours a leaf VCF may chain.
 pub const LEAF_VCF_FOURS: u32 = 6;
 /// VCT nodes allowed for the side to move's own attack at the root.
-pub const ROOT_VCT_NODES: u64 = 30_000;
+pub const ROOT_VCT_NODES: u64 = 300_000;
 /// VCT nodes allowed per root move when checking the opponent's threats after it.
-pub const DEFENCE_VCT_NODES: u64 = 2_000;
+pub const DEFENCE_VCT_NODES: u64 = 5_000;
 /// Threats (fours and threes) a VCT may chain.
-pub const VCT_THREATS: u32 = 10;
+pub const VCT_THREATS: u32 = 12;
 /// Share of the time budget the root threat searches may use before the main search.
 pub const THREAT_TIME_FRACTION: f64 = 0.3;
 
@@ -128,6 +128,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         if B::GEOMETRY.lines_span_board() {
             sym.push(SymmetricHash::from_board(&board));
         }
+        let stop = limits.stop.clone();
         Searcher {
             board,
             tt,
@@ -137,7 +138,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             sym,
             nodes: 0,
             seldepth: 0,
-            threat: ThreatSearch::new(),
+            threat: ThreatSearch::new(stop),
             root_moves: None,
             pairing: true,
             heuristic: false,
@@ -179,14 +180,17 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         if !small {
             let mut first = None;
             let (board, threat) = (&mut self.board, &mut self.threat);
+            let vcf_budget = (ROOT_VCF_NODES, self.check.deadline_at(THREAT_TIME_FRACTION / 3.0));
             let mut win =
-                threat.solve(board, Threats::Fours, ROOT_VCF_FOURS, ROOT_VCF_NODES, &mut first);
+                threat.solve(board, Threats::Fours, ROOT_VCF_FOURS, vcf_budget, &mut first);
             if win.is_none() && !self.check.spent(THREAT_TIME_FRACTION / 3.0) {
+                let vct_budget =
+                    (ROOT_VCT_NODES, self.check.deadline_at(THREAT_TIME_FRACTION / 2.0));
                 win = threat.solve(
                     board,
                     Threats::FoursAndThrees,
                     VCT_THREATS,
-                    ROOT_VCT_NODES,
+                    vct_budget,
                     &mut first,
                 );
             }
@@ -270,6 +274,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             return None;
         }
         let ordered = self.ordering.order(&self.board, candidates, 0, None);
+        let deadline = self.check.deadline_at(THREAT_TIME_FRACTION);
         let mut safe = B::EMPTY;
         for &cell in &ordered {
             if self.check.spent(THREAT_TIME_FRACTION) {
@@ -280,8 +285,9 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                 Outcome::Ongoing => {
                     let mut first = None;
                     let threats = Threats::FoursAndThrees;
+                    let budget = (DEFENCE_VCT_NODES, deadline);
                     self.threat
-                        .solve(&mut self.board, threats, VCT_THREATS, DEFENCE_VCT_NODES, &mut first)
+                        .solve(&mut self.board, threats, VCT_THREATS, budget, &mut first)
                         .is_some()
                 }
                 _ => false,
@@ -493,8 +499,9 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             if !small {
                 let mut first = None;
                 let (board, threat) = (&mut self.board, &mut self.threat);
+                let budget = (LEAF_VCF_NODES, None);
                 if let Some(plies) =
-                    threat.solve(board, Threats::Fours, LEAF_VCF_FOURS, LEAF_VCF_NODES, &mut first)
+                    threat.solve(board, Threats::Fours, LEAF_VCF_FOURS, budget, &mut first)
                 {
                     return win_in(ply + plies);
                 }

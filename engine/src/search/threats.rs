@@ -5,6 +5,10 @@
 //! All of it reads the patterns the board keeps incrementally; on boards without patterns
 //! (3×3, 5×5) the functions answer "nothing known" and the search relies on full width.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::time::Instant;
+
 use crate::bitboard::Bitboard;
 use crate::board::{Board, Outcome};
 use crate::geometry::Cell;
@@ -147,32 +151,127 @@ pub(crate) enum Threats {
 /// or a block that threatens nothing while no threat stands, refute. Every defence is tried,
 /// so a win it reports is a real forced win; it may miss wins. With [`Threats::Fours`] it is
 /// a VCF.
+///
+/// A VCT deepens iteratively (one attacking move more per pass, so the shortest sequence
+/// within reach is found first and a long first try cannot eat the whole budget), and every
+/// solve remembers its completed results in a small table of its own (see [`ThreatTable`]):
+/// the same stones reached in another order are not searched again.
 pub(crate) struct ThreatSearch {
     /// Nodes visited (attacking moves and defences), for the search's accounting.
     pub(crate) nodes: u64,
     budget_end: u64,
+    /// When the current solve must give up, if it has a time limit.
+    deadline: Option<Instant>,
+    /// The search's stop flag, if it has one.
+    stop: Option<Arc<AtomicBool>>,
     threes: bool,
+    table: ThreatTable,
+}
+
+/// How often (in nodes) a solve reads the clock and the stop flag.
+const THREAT_CHECK_INTERVAL: u64 = 1024;
+
+/// log2 of the number of [`ThreatTable`] entries (16 bytes each: 1 MiB).
+const THREAT_TABLE_BITS: u32 = 16;
+
+/// Salt xored into the hash of VCF entries, so that VCF and VCT results never mix.
+const VCF_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// What the solver learned about the attacker to move in one position.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+struct ThreatEntry {
+    /// The position's hash (salted by mode); 0 = unused.
+    key: u64,
+    /// A win in `plies` plies starting with `first` if `win`, else: no win within `depth`
+    /// attacking moves.
+    win: bool,
+    depth: u8,
+    plies: u8,
+    first: u8,
+}
+
+/// The solver's table: one entry per slot, always replaced. Only results of completed
+/// searches are stored (a budget stop proves nothing); a win holds at any depth, a failure
+/// at its depth or less. Allocated on the first solve, so boards without patterns pay
+/// nothing.
+struct ThreatTable {
+    entries: Vec<ThreatEntry>,
+}
+
+impl ThreatTable {
+    fn slot(key: u64) -> usize {
+        (key >> (64 - THREAT_TABLE_BITS)) as usize
+    }
+
+    fn probe(&self, key: u64) -> Option<ThreatEntry> {
+        self.entries.get(ThreatTable::slot(key)).copied().filter(|e| e.key == key)
+    }
+
+    fn store(&mut self, entry: ThreatEntry) {
+        if let Some(slot) = self.entries.get_mut(ThreatTable::slot(entry.key)) {
+            *slot = entry;
+        }
+    }
 }
 
 impl ThreatSearch {
-    pub(crate) fn new() -> ThreatSearch {
-        ThreatSearch { nodes: 0, budget_end: 0, threes: false }
+    /// A solver that also gives up as soon as `stop` is set.
+    pub(crate) fn new(stop: Option<Arc<AtomicBool>>) -> ThreatSearch {
+        ThreatSearch {
+            nodes: 0,
+            budget_end: 0,
+            deadline: None,
+            stop,
+            threes: false,
+            table: ThreatTable { entries: Vec::new() },
+        }
     }
 
     /// Plies to a forced win of the side to move by `threats`, at most `max_threats`
-    /// attacking moves deep and `limit` nodes; `None` if none is found (or the board keeps
-    /// no patterns). The board is restored; `first` receives the first attacking move.
+    /// attacking moves deep, `limit` nodes and, if given, until `deadline`; `None` if none is
+    /// found (or the board keeps no patterns). The board is restored; `first` receives the
+    /// first attacking move.
     pub(crate) fn solve<B: Bitboard>(
         &mut self,
         board: &mut Board<B>,
         threats: Threats,
         max_threats: u32,
-        limit: u64,
+        (limit, deadline): (u64, Option<Instant>),
         first: &mut Option<Cell>,
     ) -> Option<usize> {
+        if self.table.entries.is_empty() {
+            self.table.entries = vec![ThreatEntry::default(); 1 << THREAT_TABLE_BITS];
+        }
         self.budget_end = self.nodes + limit;
+        self.deadline = deadline;
         self.threes = threats == Threats::FoursAndThrees;
-        self.attack(board, max_threats, first)
+        if !self.threes {
+            return self.attack(board, max_threats, first);
+        }
+        for depth in 1..=max_threats {
+            let win = self.attack(board, depth, first);
+            if win.is_some() || self.nodes >= self.budget_end {
+                return win;
+            }
+        }
+        None
+    }
+
+    /// Whether the solve must give up: its nodes are spent, its time is up or the search
+    /// was stopped (then sticky until the next solve).
+    #[inline]
+    fn exhausted(&mut self) -> bool {
+        if self.nodes >= self.budget_end {
+            return true;
+        }
+        if self.nodes.is_multiple_of(THREAT_CHECK_INTERVAL)
+            && (self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.stop.as_ref().is_some_and(|f| f.load(AtomicOrdering::Relaxed)))
+        {
+            self.budget_end = self.nodes;
+            return true;
+        }
+        false
     }
 
     fn attack<B: Bitboard>(
@@ -189,6 +288,38 @@ impl ThreatSearch {
         if depth == 0 {
             return None;
         }
+        let key = board.hash() ^ if self.threes { 0 } else { VCF_SALT };
+        if let Some(entry) = self.table.probe(key) {
+            if entry.win {
+                *first = Some(Cell::from_index(entry.first));
+                return Some(usize::from(entry.plies));
+            }
+            if u32::from(entry.depth) >= depth {
+                return None;
+            }
+        }
+        let result = self.attack_moves(board, depth, first);
+        if self.nodes < self.budget_end {
+            let (win, plies) = (result.is_some(), result.unwrap_or(0));
+            self.table.store(ThreatEntry {
+                key,
+                win,
+                depth: depth.min(u32::from(u8::MAX)) as u8,
+                plies: plies.min(usize::from(u8::MAX)) as u8,
+                first: first.filter(|_| win).map_or(0, |c| c.index() as u8),
+            });
+        }
+        result
+    }
+
+    /// [`ThreatSearch::attack`] past the immediate win and the table: the attacking moves.
+    fn attack_moves<B: Bitboard>(
+        &mut self,
+        board: &mut Board<B>,
+        depth: u32,
+        first: &mut Option<Cell>,
+    ) -> Option<usize> {
+        let me = board.side_to_move();
         // A defender's four (a counter-threat) must be blocked first; the sequence goes on
         // only if the block is itself a threat or an earlier threat still stands.
         let counter = board.winning_cells(me.opponent());
@@ -199,7 +330,7 @@ impl ThreatSearch {
             Some(_) => return None,
         }
         for &(_, cell) in &moves {
-            if self.nodes >= self.budget_end {
+            if self.exhausted() {
                 return None;
             }
             self.nodes += 1;
@@ -255,7 +386,7 @@ impl ThreatSearch {
         };
         let mut longest = 0;
         for cell in defences.iter() {
-            if self.nodes >= self.budget_end {
+            if self.exhausted() {
                 return None;
             }
             self.nodes += 1;
@@ -307,8 +438,13 @@ mod tests {
         let mut board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
         let before = board.clone();
         let mut first = None;
-        let plies =
-            ThreatSearch::new().solve(&mut board, Threats::FoursAndThrees, 10, 100_000, &mut first);
+        let plies = ThreatSearch::new(None).solve(
+            &mut board,
+            Threats::FoursAndThrees,
+            10,
+            (100_000, None),
+            &mut first,
+        );
         assert_eq!(board.history(), before.history(), "the board is restored");
         (plies, first)
     }
@@ -327,6 +463,66 @@ mod tests {
         // which black cannot block in time, so the double three does not win by force.
         let moves = DOUBLE_THREE_AGAINST_A_CLOSED_THREE.replace("a13", "m1");
         assert_eq!(vct(&moves).0, None);
+    }
+
+    /// A freestyle win in 13 plies (i7) from the tactics data, with longer wins beside it.
+    const WIN_IN_13: &str = "h8,j7,h9,h7,g8,j9,i10,f7,i8,f8,h10,f6,f9,d7";
+
+    #[test]
+    fn iterative_deepening_finds_the_shortest_threat_sequence() {
+        // A depth-first search to the full depth finds a 19-ply win first.
+        let (plies, first) = vct(WIN_IN_13);
+        assert_eq!(plies, Some(13));
+        assert_eq!(first.map(|c| Bits256::GEOMETRY.format_pos(c)).as_deref(), Some("i7"));
+    }
+
+    #[test]
+    fn the_table_changes_no_result_and_a_stopped_solve_stores_nothing() {
+        let positions = [WIN_IN_13, DOUBLE_THREE_AGAINST_A_CLOSED_THREE, "h8,h9,i8,i9,j8,j9"];
+        let solve = |solver: &mut ThreatSearch, moves: &str, budget| {
+            let mut board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
+            let mut first = None;
+            let plies = solver.solve(&mut board, Threats::FoursAndThrees, 10, budget, &mut first);
+            (plies, first)
+        };
+        // One solver carries its table from position to position (and back to the first);
+        // each answer must equal a fresh solver's.
+        let mut shared = ThreatSearch::new(None);
+        for moves in positions.iter().chain(&positions) {
+            let fresh = solve(&mut ThreatSearch::new(None), moves, (100_000, None));
+            assert_eq!(solve(&mut shared, moves, (100_000, None)), fresh, "{moves}");
+        }
+        // A solve out of nodes (the win takes about 13,000) or time gives up and leaves
+        // nothing in the table that would hide the shortest win from the next solve.
+        let mut solver = ThreatSearch::new(None);
+        assert_eq!(solve(&mut solver, WIN_IN_13, (5_000, None)).0, None);
+        assert_eq!(solve(&mut solver, WIN_IN_13, (10_000, Some(Instant::now()))).0, None);
+        assert_eq!(solve(&mut solver, WIN_IN_13, (100_000, None)).0, Some(13));
+    }
+
+    /// Whether every legal reply to `reply_to`'s last move allows a threat sequence: then the
+    /// last move wins by force (the solver's wins are forced).
+    fn every_reply_loses(rule: Rule, reply_to: &str) -> bool {
+        let mut board = Board::<Bits256>::from_notation(rule, reply_to).expect("legal");
+        let mut solver = ThreatSearch::new(None);
+        board.legal_moves().iter().all(|reply| {
+            let refuted = board.play_unchecked(reply) == Outcome::Ongoing && {
+                let mut first = None;
+                let budget = (3_000_000, None);
+                solver.solve(&mut board, Threats::FoursAndThrees, 14, budget, &mut first).is_some()
+            };
+            board.undo_unchecked();
+            refuted
+        })
+    }
+
+    /// The proof behind `PROVEN_EXTRA_WINS` in `tests/tactics.rs`: a standard-rule win the
+    /// tactics data does not list (f7, beside its f9). Some other move does not win that way.
+    #[test]
+    fn the_extra_tactics_win_is_forced() {
+        let position = "f8,i10,h8,i9,i7,g10,h11,h10,f10,e11";
+        assert!(every_reply_loses(Rule::Standard, &format!("{position},f7")));
+        assert!(!every_reply_loses(Rule::Standard, &format!("{position},a1")));
     }
 
     #[test]
