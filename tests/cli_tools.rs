@@ -157,6 +157,7 @@ fn bench_speed_reports_each_middle_game_and_the_totals() {
         let nodes: u64 =
             words[words.iter().position(|&w| w == "nodes").unwrap() + 1].parse().unwrap();
         assert_eq!(nodes, mnk_engine::bench::SPEED_SEARCH_NODES, "{line}");
+        assert_eq!(words[words.len() - 2], "main_nps", "{line}");
     }
     assert!(lines[positions.len()].starts_with("make_unmake "), "{lines:?}");
     assert!(lines[positions.len()].ends_with(" per_s"), "{lines:?}");

@@ -135,6 +135,8 @@ pub struct SpeedSearch {
     pub depth: u32,
     /// Time taken.
     pub time: Duration,
+    /// The part of `time` spent in the threat searches before the main search.
+    pub root_threat_time: Duration,
 }
 
 /// What [`speed`] measured.
@@ -187,6 +189,7 @@ pub fn speed(on_search: &mut dyn FnMut(&SpeedSearch)) -> SpeedReport {
                 threat_nodes: result.vcf_nodes,
                 depth: result.depth,
                 time: start.elapsed(),
+                root_threat_time: result.root_threat_time,
             };
             on_search(&line);
             line

@@ -172,6 +172,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             proven: self.board.outcome().is_decided(),
             stopped: false,
             vcf_nodes: 0,
+            root_threat_time: Default::default(),
         };
         if self.board.outcome().is_decided() {
             return result;
@@ -202,10 +203,12 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                 result.pv = vec![best];
                 result.vcf_nodes = self.threat.nodes;
                 result.time = self.check.elapsed();
+                result.root_threat_time = result.time;
                 on_info(&self.info(1, result.score, &result.pv));
                 return result;
             }
             self.root_moves = self.safe_root_moves();
+            result.root_threat_time = self.check.elapsed();
             if let Some(&safe) = self.root_moves.as_ref()
                 && let Some(m) = safe.lowest()
                 && !safe.contains(result.best_move.unwrap_or(m))

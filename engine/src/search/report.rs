@@ -48,6 +48,9 @@ pub struct SearchResult {
     pub stopped: bool,
     /// Nodes of the VCF solver (root and leaves), counted apart from `nodes`.
     pub vcf_nodes: u64,
+    /// Time of the threat searches before the main search (15×15: root VCF, VCT and the
+    /// defence filter); the rest of `time` is the main search's.
+    pub root_threat_time: Duration,
 }
 
 /// Nodes per second for `nodes` in `time` (0 for a zero duration).

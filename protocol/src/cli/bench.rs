@@ -5,8 +5,11 @@
 //!
 //! `pbrain-mnk bench --speed` instead measures the 15×15 hot paths (see
 //! `mnk_engine::bench::speed`): `make_unmake M moves T ms R per_s`, one `search position I
-//! depth D nodes N threat_nodes V time_ms T nps R total_nps Q` line per middle game, then
-//! `speed nodes N threat_nodes V time_ms T nps R total_nps Q`.
+//! depth D nodes N threat_nodes V time_ms T nps R total_nps Q main_nps P` line per middle
+//! game, then `speed nodes N threat_nodes V time_ms T nps R total_nps Q main_nps P`. `nps`
+//! is main-search nodes over the whole time, `total_nps` counts the threat solver's nodes
+//! too, and `main_nps` is main-search nodes over the main search's own time (without the
+//! threat searches before it).
 
 use std::io::Write;
 
@@ -61,14 +64,16 @@ fn speed(out: &mut dyn Write) -> Result<(), CliError> {
     let report = bench::speed(&mut |s| {
         let written = writeln!(
             out,
-            "search position {} depth {} nodes {} threat_nodes {} time_ms {} nps {} total_nps {}",
+            "search position {} depth {} nodes {} threat_nodes {} time_ms {} nps {} total_nps {} \
+             main_nps {}",
             s.position + 1,
             s.depth,
             s.nodes,
             s.threat_nodes,
             s.time.as_millis(),
             nodes_per_second(s.nodes, s.time),
-            nodes_per_second(s.nodes + s.threat_nodes, s.time)
+            nodes_per_second(s.nodes + s.threat_nodes, s.time),
+            nodes_per_second(s.nodes, s.time.saturating_sub(s.root_threat_time))
         );
         if let Err(e) = written {
             error.get_or_insert(e);
@@ -87,12 +92,15 @@ fn speed(out: &mut dyn Write) -> Result<(), CliError> {
     let nodes: u64 = report.searches.iter().map(|s| s.nodes).sum();
     let threat: u64 = report.searches.iter().map(|s| s.threat_nodes).sum();
     let time: std::time::Duration = report.searches.iter().map(|s| s.time).sum();
+    let root_threats: std::time::Duration =
+        report.searches.iter().map(|s| s.root_threat_time).sum();
     writeln!(
         out,
-        "speed nodes {nodes} threat_nodes {threat} time_ms {} nps {} total_nps {}",
+        "speed nodes {nodes} threat_nodes {threat} time_ms {} nps {} total_nps {} main_nps {}",
         time.as_millis(),
         nodes_per_second(nodes, time),
-        nodes_per_second(nodes + threat, time)
+        nodes_per_second(nodes + threat, time),
+        nodes_per_second(nodes, time.saturating_sub(root_threats))
     )?;
     Ok(())
 }
