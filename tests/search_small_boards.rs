@@ -10,7 +10,7 @@ use mnk_engine::board::{Board, Color, Outcome};
 use mnk_engine::geometry::Cell;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
-use mnk_engine::search::{SearchLimits, search};
+use mnk_engine::search::{SearchLimits, Searcher, search};
 use mnk_engine::solve::{GameValue, solve, solve_with};
 use mnk_engine::tt::TranspositionTable;
 use reference::{NaiveBoard, NaiveOutcome, NaiveRule, WIN};
@@ -73,6 +73,59 @@ fn tic_tac_toe_every_reachable_position_gets_the_exact_score_and_an_optimal_move
         assert_eq!(after, expected, "move {x},{y} after {moves:?}");
     }
     assert_eq!(ongoing, 4_520);
+}
+
+#[test]
+fn tic_tac_toe_multi_pv_lines_are_distinct_moves_with_exact_scores() {
+    let positions = NaiveBoard::new(3, 3, NaiveRule::Freestyle).reachable_positions();
+    let mut tt = TranspositionTable::with_bytes(1 << 20);
+    let mut several_lines = 0;
+    for moves in &positions {
+        let board = Board::<u16>::from_points(Rule::Freestyle, moves).unwrap();
+        let mut naive = naive_of::<u16>(moves);
+        if naive.outcome != NaiveOutcome::Ongoing {
+            continue;
+        }
+        let legal = board.legal_moves().count() as usize;
+        let result = Searcher::new(board.clone(), &mut tt, SearchLimits::default())
+            .with_lines(9)
+            .run(&mut |_| {});
+        let lines = &result.lines;
+        assert!(!lines.is_empty() && lines.len() <= legal, "{} lines after {moves:?}", lines.len());
+        assert_eq!(
+            (lines[0].score, lines[0].pv.first()),
+            (result.score, result.best_move.as_ref())
+        );
+        assert_eq!(result.score, naive.exact_score(), "best score after {moves:?}");
+        let mut seen = Vec::new();
+        for (index, line) in lines.iter().enumerate() {
+            let root = *line.pv.first().expect("every line starts with a move");
+            assert!(board.legal_moves().contains(root) && !seen.contains(&root), "{moves:?}");
+            seen.push(root);
+            assert!(index == 0 || line.score <= lines[index - 1].score, "order after {moves:?}");
+            // Each line's score is the exact value of its move.
+            let (x, y) = u16::GEOMETRY.xy(root);
+            naive.play(x, y);
+            let expected = match naive.outcome {
+                NaiveOutcome::Win(_) => WIN - 1,
+                NaiveOutcome::Draw => 0,
+                NaiveOutcome::Ongoing => {
+                    let child = naive.exact_score();
+                    -(child - child.signum())
+                }
+            };
+            naive.undo();
+            assert_eq!(line.score, expected, "line {} ({x},{y}) after {moves:?}", index + 1);
+        }
+        // Fewer lines than moves only when the opponent threatens a five: past an own win,
+        // only the blocks are searched (the other moves lose at once).
+        if lines.len() < legal {
+            let threats = board.winning_cells(board.side_to_move().opponent());
+            assert!(!threats.is_empty(), "after {moves:?}");
+        }
+        several_lines += usize::from(lines.len() > 1);
+    }
+    assert!(several_lines > 2_000, "{several_lines}");
 }
 
 #[test]

@@ -46,7 +46,7 @@ use crate::solve;
 use crate::tt::{Bound, PROVEN_DEPTH, TranspositionTable, TtEntry, score_from_tt, score_to_tt};
 
 pub use limits::SearchLimits;
-pub use report::{SearchInfo, SearchResult};
+pub use report::{PvLine, SearchInfo, SearchResult};
 
 use limits::StopCheck;
 use ordering::{MovePicker, Ordering};
@@ -85,6 +85,8 @@ pub const DEFENCE_VCT_NODES: u64 = 5_000;
 pub const VCT_THREATS: u32 = 12;
 /// Share of the time budget the root threat searches may use before the main search.
 pub const THREAT_TIME_FRACTION: f64 = 0.3;
+/// Most lines a multi-PV search reports (see [`Searcher::with_lines`]).
+pub const MAX_LINES: usize = 32;
 
 /// Searches `board` within `limits`, reporting each completed iteration to `on_info`.
 pub fn search<B: Bitboard>(
@@ -111,6 +113,10 @@ pub struct Searcher<'t, B: Bitboard> {
     threat: ThreatSearch,
     /// Root moves the main search may play (15×15 after the threat checks).
     root_moves: Option<B>,
+    /// Lines (best root moves) each iteration finds, 1..=`MAX_LINES`.
+    lines: usize,
+    /// Root moves of the lines already found in this iteration, which the next line skips.
+    excluded: B,
     /// Whether step 4 may use pairing strategies (live-line draws are always used).
     pairing: bool,
     /// Whether the current iteration used anything inexact: a static evaluation or a table
@@ -140,6 +146,8 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             seldepth: 0,
             threat: ThreatSearch::new(stop),
             root_moves: None,
+            lines: 1,
+            excluded: B::EMPTY,
             pairing: true,
             heuristic: false,
             pv: Box::new([[Cell::from_index(0); MAX_PLY]; MAX_PLY]),
@@ -156,6 +164,16 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         self
     }
 
+    /// Searches for the best `lines` root moves (multi-PV; clamped to 1..=[`MAX_LINES`]; 1 by
+    /// default): each iteration searches the root once per line, skipping the moves of the
+    /// lines before, and reports each line. The result's best move is its first line's (see
+    /// [`SearchResult::lines`]).
+    #[must_use]
+    pub fn with_lines(mut self, lines: usize) -> Self {
+        self.lines = lines.clamp(1, MAX_LINES);
+        self
+    }
+
     /// Runs iterative deepening and returns the best move of the last completed iteration.
     pub fn run(mut self, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
         self.tt.new_search();
@@ -169,6 +187,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             nodes: 0,
             time: Default::default(),
             pv: Vec::new(),
+            lines: Vec::new(),
             proven: self.board.outcome().is_decided(),
             stopped: false,
             vcf_nodes: 0,
@@ -201,10 +220,13 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                 result.score = win_in(plies);
                 result.depth = 1;
                 result.pv = vec![best];
+                result.lines =
+                    vec![PvLine { depth: 1, score: result.score, pv: result.pv.clone() }];
                 result.vcf_nodes = self.threat.nodes;
                 result.time = self.check.elapsed();
                 result.root_threat_time = result.time;
-                on_info(&self.info(1, result.score, &result.pv));
+                let line = (self.lines > 1).then_some(1);
+                on_info(&self.info(1, result.score, &result.pv, line));
                 return result;
             }
             self.root_moves = self.safe_root_moves();
@@ -225,28 +247,40 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         let unlimited =
             self.limits.time.is_none() && self.limits.nodes.is_none() && self.limits.stop.is_none();
         let first_depth = if small && unlimited && max_depth >= empties { empties } else { 1 };
-        let mut previous = 0;
+        let mut previous: Vec<Score> = Vec::new();
         for depth in first_depth..=max_depth {
             if depth > first_depth && !self.check.may_start_iteration() {
                 break;
             }
             self.heuristic = false;
-            let score = self.aspiration(depth, previous);
-            if self.check.stopped() {
+            let (mut lines, complete) = self.iteration(depth, &previous, on_info);
+            if lines.is_empty() {
                 break;
             }
-            previous = score;
-            let pv: Vec<Cell> = self.pv[0][..self.pv_len[0]].to_vec();
+            // Lines of the iteration before whose moves this one did not reach keep their place.
+            for old in std::mem::take(&mut result.lines) {
+                if lines.len() < self.lines && lines.iter().all(|l| l.pv.first() != old.pv.first())
+                {
+                    lines.push(old);
+                }
+            }
+            previous = lines.iter().map(|line| line.score).collect();
+            let (score, pv) = (lines[0].score, lines[0].pv.clone());
             result.best_move = pv.first().copied().or(result.best_move);
             result.score = score;
             result.depth = depth;
             result.pv = pv;
-            result.proven = small && (depth >= empties || is_decisive(score) || !self.heuristic);
-            let info = self.info(depth, score, &result.pv);
-            on_info(&info);
+            result.lines = lines;
+            if !complete {
+                break;
+            }
+            // Every line counts: a search for several lines goes on while one is unsettled.
+            let decisive = result.lines.iter().all(|line| is_decisive(line.score));
+            result.proven = small && (depth >= empties || decisive || !self.heuristic);
             // A win or loss seen within the full-width horizon does not change with depth.
-            let mate_within_horizon =
-                score::mate_plies(score).is_some_and(|n| n.unsigned_abs() <= depth);
+            let mate_within_horizon = result.lines.iter().all(|line| {
+                score::mate_plies(line.score).is_some_and(|n| n.unsigned_abs() <= depth)
+            });
             if result.proven || mate_within_horizon {
                 break;
             }
@@ -319,7 +353,44 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             .expect("an undecided board has an empty cell")
     }
 
-    fn info(&self, depth: u32, score: Score, pv: &[Cell]) -> SearchInfo {
+    /// One iteration: the root searched once per line, each time without the root moves of
+    /// the lines before, each line reported as it completes. Returns the completed lines,
+    /// best score first (search instability can make a later line score higher), and
+    /// whether the iteration completed (false: a limit stopped it). Fewer lines when no
+    /// move is left to search.
+    fn iteration(
+        &mut self,
+        depth: u32,
+        previous: &[Score],
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> (Vec<PvLine>, bool) {
+        let mut lines = Vec::with_capacity(self.lines);
+        let mut complete = true;
+        self.excluded = B::EMPTY;
+        for index in 0..self.lines {
+            let score = self.aspiration(depth, previous.get(index).copied().unwrap_or(0));
+            if self.check.stopped() {
+                complete = false;
+                break;
+            }
+            let pv: Vec<Cell> = self.pv[0][..self.pv_len[0]].to_vec();
+            if index > 0 && pv.is_empty() {
+                break;
+            }
+            on_info(&self.info(depth, score, &pv, (self.lines > 1).then_some(index + 1)));
+            let root_move = pv.first().copied();
+            lines.push(PvLine { depth, score, pv });
+            match root_move {
+                Some(cell) => self.excluded = self.excluded.with(cell),
+                None => break,
+            }
+        }
+        self.excluded = B::EMPTY;
+        lines.sort_by_key(|line| std::cmp::Reverse(line.score));
+        (lines, complete)
+    }
+
+    fn info(&self, depth: u32, score: Score, pv: &[Cell], line: Option<usize>) -> SearchInfo {
         let time = self.check.elapsed();
         SearchInfo {
             depth,
@@ -329,6 +400,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             nps: report::nodes_per_second(self.nodes, time),
             time,
             pv: pv.to_vec(),
+            line,
         }
     }
 
@@ -344,9 +416,11 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             if self.check.stopped() {
                 return score;
             }
-            if score <= alpha {
+            // (A root with no move to search, as a multi-PV line may be, scores -INFINITY:
+            // at the window's edge there is nothing left to widen.)
+            if score <= alpha && alpha > -INFINITY {
                 alpha = (alpha - delta).max(-INFINITY);
-            } else if score >= beta {
+            } else if score >= beta && beta < INFINITY {
                 beta = (beta + delta).min(INFINITY);
             } else {
                 return score;
@@ -423,6 +497,8 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             return 0;
         }
         let root = ply == 0;
+        // Root moves of better lines (multi-PV), which this line must not play.
+        let excluded = if root { self.excluded } else { B::EMPTY };
         let g = B::GEOMETRY;
         let small = g.lines_span_board();
 
@@ -438,7 +514,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         let empty = self.board.empty_cells();
 
         // 2. Immediate win (a five is never forbidden).
-        if let Some(win) = self.board.winning_cells(color).lowest() {
+        if let Some(win) = self.board.winning_cells(color).without(excluded).lowest() {
             self.pv[ply][ply] = win;
             self.pv_len[ply] = ply + 1;
             return win_in(ply + 1);
@@ -453,8 +529,10 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             }
         }
         if threats.count() >= 2 {
-            self.pv[ply][ply] = threats.lowest().expect("two threats");
-            self.pv_len[ply] = ply + 1;
+            if let Some(block) = threats.without(excluded).lowest() {
+                self.pv[ply][ply] = block;
+                self.pv_len[ply] = ply + 1;
+            }
             return loss_in(ply + 2);
         }
 
@@ -481,7 +559,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             tt_move = entry
                 .best_move
                 .map(|m| g.transform(sym.inverse(), m))
-                .filter(|&m| empty.contains(m));
+                .filter(|&m| empty.contains(m) && !excluded.contains(m));
             if !root && (entry.depth == PROVEN_DEPTH || i32::from(entry.depth) >= depth) {
                 let score = score_from_tt(entry.score, ply);
                 let cutoff = match entry.bound {
@@ -517,7 +595,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
 
         // 7. Moves.
         let (mut moves, child_depth) = if threats.is_empty() {
-            let mut candidates = movegen::candidates(&self.board);
+            let mut candidates = movegen::candidates(&self.board).without(excluded);
             // An opponent open three: only its defences and our own fours.
             if let Some(defences) = threats::defences_against_three(&self.board, candidates)
                 && !defences.is_empty()
@@ -534,7 +612,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             (self.ordering.picker(candidates, ply, tt_move), depth - 1)
         } else {
             // The single block, searched without spending depth.
-            (MovePicker::in_cell_order(threats), depth)
+            (MovePicker::in_cell_order(threats.without(excluded)), depth)
         };
 
         // 8. PVS loop.
@@ -619,7 +697,10 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             depth: stored_depth,
             bound,
         };
-        self.tt.store(key, entry);
+        // (A root searched without some moves has no value of its own to keep.)
+        if excluded.is_empty() {
+            self.tt.store(key, entry);
+        }
         best
     }
 }

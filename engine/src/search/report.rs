@@ -23,6 +23,20 @@ pub struct SearchInfo {
     pub time: Duration,
     /// The principal variation, starting with the best move.
     pub pv: Vec<Cell>,
+    /// In a search for several lines (multi-PV), which line this is (1 = the best); `None`
+    /// in a search for one line.
+    pub line: Option<usize>,
+}
+
+/// One line of a multi-PV search: a root move's score and principal variation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvLine {
+    /// Depth of the iteration that found the line, in plies.
+    pub depth: u32,
+    /// Score for the side to move.
+    pub score: Score,
+    /// The principal variation, starting with the root move.
+    pub pv: Vec<Cell>,
 }
 
 /// The outcome of a search.
@@ -42,6 +56,13 @@ pub struct SearchResult {
     pub time: Duration,
     /// Principal variation of the last completed iteration.
     pub pv: Vec<Cell>,
+    /// The best lines, each with a different root move (see
+    /// [`crate::search::Searcher::with_lines`]): those of the last iteration, best score
+    /// first, then, if a limit cut that iteration short, the rest of the iteration before.
+    /// `lines[0]` holds `score`, `depth` and `pv`. Fewer than asked for when fewer moves are
+    /// searched or a threat sequence wins before the main search; empty when no iteration
+    /// completed a line.
+    pub lines: Vec<PvLine>,
     /// Whether the score is the exact game value (small boards searched to the end).
     pub proven: bool,
     /// Whether a limit stopped the search before its maximum depth.
