@@ -45,6 +45,8 @@ const CORPUS: &[&str] = &[
     "YXSTOP",
     "STOP",
     "YXSHOWFORBID",
+    "YXNBEST 2",
+    "YXNBEST 40",
     "INFO rule 1",
     "INFO rule 0",
     "INFO rule 4",

@@ -275,6 +275,29 @@ fn yxboard_sets_a_position_without_moving_and_showforbid_answers() {
 }
 
 #[test]
+fn yxnbest_reports_the_best_moves_then_plays_the_first() {
+    let mut e = started(15, 300);
+    e.send(&format!("yxboard\n{}done", board_lines("h8i9h9h10")));
+    e.send("yxnbest 3");
+    let mut roots = Vec::new();
+    for k in 1..=3 {
+        let line = e.line_within(Duration::from_secs(5)).expect("an nbest line");
+        let text = line.strip_prefix(&format!("MESSAGE nbest {k}/3 depth ")).expect(&line);
+        assert!(text.contains(" ev ") && text.contains(" pv "), "{line}");
+        let root = text.split(" pv ").nth(1).unwrap().split(' ').next().unwrap().to_string();
+        assert!(!roots.contains(&root), "{line}");
+        roots.push(root);
+    }
+    let played = parse_move(&e.line_within(Duration::from_secs(5)).expect("the move"));
+    assert_eq!(mnk_engine::notation::parse_moves(&roots[0]).unwrap(), vec![played]);
+    let (x, y) = played;
+    assert!(e.ask(&format!("TURN {x},{y}")).starts_with("ERROR"), "the move was played");
+    for bad in ["YXNBEST 0", "YXNBEST 33", "YXNBEST many"] {
+        assert!(e.ask(bad).starts_with("ERROR YXNBEST"), "{bad}");
+    }
+}
+
+#[test]
 fn swap2_proposes_and_decides() {
     let mut e = started(15, 100);
     e.send("SWAP2BOARD\nDONE");
@@ -349,7 +372,18 @@ fn progress_messages_follow_the_convention_and_can_be_turned_off() {
 fn every_output_line_is_well_formed() {
     let mut e = started(5, 30);
     e.send("INFO messages 1");
-    for cmd in ["BEGIN", "TURN 0,0", "SHOW", "EVAL", "PERFT 2", "YXSHOWFORBID", "ABOUT", "BOGUS"] {
+    let commands = [
+        "BEGIN",
+        "TURN 0,0",
+        "YXNBEST 3",
+        "SHOW",
+        "EVAL",
+        "PERFT 2",
+        "YXSHOWFORBID",
+        "ABOUT",
+        "BOGUS",
+    ];
+    for cmd in commands {
         e.send(cmd);
     }
     e.send("END");

@@ -2,6 +2,8 @@
 //! Syntax problems become [`Command::Invalid`] (answered `ERROR`), unknown words
 //! [`Command::Unknown`] (answered `UNKNOWN`).
 
+use mnk_engine::search::MAX_LINES;
+
 use crate::framing::{BlockKind, Frame, MAX_LINE_BYTES};
 
 /// A coordinate pair as the protocol writes it: `x,y`, column then row, from 0.
@@ -60,6 +62,8 @@ pub enum Command {
     Stop,
     /// `YXSHOWFORBID`.
     YxShowForbid,
+    /// `YXNBEST N`: report the N best moves (1..=[`MAX_LINES`]), then play the best.
+    YxNbest(usize),
     /// `PERFT d` (extension).
     Perft(u32),
     /// `SHOW` (extension).
@@ -133,6 +137,13 @@ fn parse_line(line: &str) -> Command {
         "TURN" => point_command("TURN", rest, Command::Turn),
         "TAKEBACK" => point_command("TAKEBACK", rest, Command::Takeback),
         "PLAY" => point_command("PLAY", rest, Command::Play),
+        "YXNBEST" => match rest.parse::<usize>() {
+            Ok(n) if (1..=MAX_LINES).contains(&n) => Command::YxNbest(n),
+            _ => invalid(
+                "YXNBEST",
+                format!("expected a number of moves from 1 to {MAX_LINES}, got '{}'", echo(rest)),
+            ),
+        },
         "PERFT" => match rest.parse::<u32>() {
             Ok(depth) => Command::Perft(depth),
             Err(_) => invalid("PERFT", format!("expected a depth, got '{}'", echo(rest))),
@@ -278,6 +289,11 @@ mod tests {
         assert!(matches!(line("BEGIN now"), Command::Invalid { .. }));
         assert_eq!(line("yxstop"), Command::Stop);
         assert_eq!(line("PERFT 3"), Command::Perft(3));
+        assert_eq!(line("yxnbest 3"), Command::YxNbest(3));
+        assert_eq!(line("YXNBEST 32"), Command::YxNbest(32));
+        for bad in ["YXNBEST", "YXNBEST 0", "YXNBEST 33", "YXNBEST -1", "YXNBEST two"] {
+            assert!(matches!(line(bad), Command::Invalid { .. }), "{bad}");
+        }
     }
 
     #[test]

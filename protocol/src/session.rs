@@ -13,10 +13,11 @@ use std::time::Instant;
 
 use mnk_engine::bitboard::Bitboard;
 use mnk_engine::board::{Color, Outcome};
+use mnk_engine::geometry::Cell;
 use mnk_engine::perft::perft;
 use mnk_engine::rules::Rule;
 use mnk_engine::search::score::format_score;
-use mnk_engine::search::{SearchInfo, SearchLimits, SearchResult, search};
+use mnk_engine::search::{PvLine, SearchInfo, SearchLimits, SearchResult, Searcher};
 use mnk_engine::solve::solve;
 use mnk_engine::time::TimeControl;
 use mnk_engine::tt::TranspositionTable;
@@ -64,6 +65,18 @@ pub enum Purpose {
     Move,
     /// Decide a swap2 opening with this many stones on the board (3 or 5).
     Swap2(usize),
+    /// Report this many best moves, then answer with the best (`YXNBEST`).
+    NBest(usize),
+}
+
+impl Purpose {
+    /// How many lines (best moves) the search looks for.
+    fn lines(self) -> usize {
+        match self {
+            Purpose::NBest(n) => n,
+            Purpose::Move | Purpose::Swap2(_) => 1,
+        }
+    }
 }
 
 /// A search to run away from the session.
@@ -104,8 +117,9 @@ impl SearchJob {
                 on_line(Response::Message(format_info(info, size)));
             }
         };
+        let lines = job.purpose.lines();
         let (result, best) = with_game!(&job.game, b => {
-            let r = search(b, &mut job.tt, limits, &mut report);
+            let r = Searcher::new(b.clone(), &mut job.tt, limits).with_lines(lines).run(&mut report);
             let best = r.best_move.map(|c| xy_of(b, c));
             (r, best)
         });
@@ -116,21 +130,42 @@ impl SearchJob {
 /// One progress line in the Rapfi/Embryo convention:
 /// `depth 12-19 ev 134 n 1520k n/ms 610 tm 2490 pv h8 i9 j10`.
 pub fn format_info(info: &SearchInfo, size: BoardSize) -> String {
-    let pv: Vec<String> = info
-        .pv
-        .iter()
-        .map(|&c| mnk_engine::with_board_size!(size, B => B::GEOMETRY.format_pos(c)))
-        .collect();
+    let line = info.line.map(|k| format!(" multipv {k}")).unwrap_or_default();
     format!(
-        "depth {}-{} ev {} n {}k n/ms {} tm {} pv {}",
+        "depth {}-{}{line} ev {} n {}k n/ms {} tm {} pv {}",
         info.depth,
         info.seldepth,
         format_score(info.score),
         info.nodes / 1000,
         info.nps / 1000,
         info.time.as_millis(),
-        pv.join(" ")
+        format_pv(&info.pv, size)
     )
+}
+
+/// One line of a `YXNBEST` answer: `nbest 2/3 depth 9 ev 134 pv h8 i9 j10` (line 2 of the 3
+/// asked for, from the iteration of depth 9).
+pub fn format_nbest_line(
+    index: usize,
+    asked: usize,
+    depth: u32,
+    line: &PvLine,
+    size: BoardSize,
+) -> String {
+    format!(
+        "nbest {index}/{asked} depth {depth} ev {} pv {}",
+        format_score(line.score),
+        format_pv(&line.pv, size)
+    )
+}
+
+/// A principal variation in "pos" notation, space separated.
+fn format_pv(pv: &[Cell], size: BoardSize) -> String {
+    let moves: Vec<String> = pv
+        .iter()
+        .map(|&c| mnk_engine::with_board_size!(size, B => B::GEOMETRY.format_pos(c)))
+        .collect();
+    moves.join(" ")
 }
 
 /// The manager's settings (`INFO`).
@@ -241,19 +276,21 @@ impl Session {
                 }
                 None => no_game(),
             }]),
-            Command::Begin => self.move_request(|game| {
+            Command::Begin => self.move_request(Purpose::Move, |game| {
                 if game.move_count() == 0 {
                     Ok(())
                 } else {
                     Err("BEGIN needs an empty board (use BOARD for a position)".to_string())
                 }
             }),
-            Command::Turn(point) => self.move_request(|game| match game.try_play(point) {
-                Ok(Outcome::Ongoing) => Ok(()),
-                Ok(_) => Err(format!("TURN {},{} ends the game", point.0, point.1)),
-                Err(e) => Err(format!("TURN {},{}: {e}", point.0, point.1)),
-            }),
-            Command::Board(stones) => self.move_request(|game| {
+            Command::Turn(point) => {
+                self.move_request(Purpose::Move, |game| match game.try_play(point) {
+                    Ok(Outcome::Ongoing) => Ok(()),
+                    Ok(_) => Err(format!("TURN {},{} ends the game", point.0, point.1)),
+                    Err(e) => Err(format!("TURN {},{}: {e}", point.0, point.1)),
+                })
+            }
+            Command::Board(stones) => self.move_request(Purpose::Move, |game| {
                 *game = position_from_stones(game.size(), game.rule(), &stones)?;
                 Ok(())
             }),
@@ -268,6 +305,7 @@ impl Session {
             Command::About => Reply(vec![Response::About]),
             // Only meaningful while thinking, which the driver handles; ignored when idle.
             Command::Stop => Reply(vec![]),
+            Command::YxNbest(n) => self.move_request(Purpose::NBest(n), |_| Ok(())),
             Command::YxShowForbid => Reply(vec![match &self.game {
                 Some(game) => Response::Forbid(game.forbidden_points()),
                 None => no_game(),
@@ -360,7 +398,11 @@ impl Session {
 
     /// A request to move after `change` updates the position (on a copy; errors leave the
     /// session unchanged).
-    fn move_request(&mut self, change: impl FnOnce(&mut Game) -> Result<(), String>) -> Reaction {
+    fn move_request(
+        &mut self,
+        purpose: Purpose,
+        change: impl FnOnce(&mut Game) -> Result<(), String>,
+    ) -> Reaction {
         if self.game.is_none() {
             return Reaction::Reply(vec![no_game()]);
         }
@@ -377,7 +419,7 @@ impl Session {
             )]);
         }
         self.game = Some(game);
-        self.think(Purpose::Move)
+        self.think(purpose)
     }
 
     fn think(&mut self, purpose: Purpose) -> Reaction {
@@ -442,6 +484,15 @@ impl Session {
         );
         match outcome.purpose {
             Purpose::Move => {
+                let played = play_or_fallback(game, best);
+                lines.push(Response::Move(played));
+            }
+            Purpose::NBest(n) => {
+                let size = game.size();
+                for (index, line) in outcome.result.lines.iter().enumerate() {
+                    let text = format_nbest_line(index + 1, n, outcome.result.depth, line, size);
+                    lines.push(Response::Message(text));
+                }
                 let played = play_or_fallback(game, best);
                 lines.push(Response::Move(played));
             }
@@ -780,6 +831,34 @@ mod tests {
         let mut big = started(15);
         assert!(matches!(&reply(&mut big, Command::Solve)[..], [Response::Error(_)]));
         assert!(matches!(&reply(&mut big, Command::Perft(5))[..], [Response::Error(_)]));
+    }
+
+    #[test]
+    fn yxnbest_reports_distinct_best_moves_then_plays_the_first() {
+        let mut s = started(15);
+        reply(&mut s, Command::Turn((7, 7)));
+        let before = s.game().unwrap().move_count();
+        let lines = reply(&mut s, Command::YxNbest(3));
+        let [Response::Message(a), Response::Message(b), Response::Message(c), Response::Move(p)] =
+            &lines[..]
+        else {
+            panic!("{lines:?}")
+        };
+        let mut roots = Vec::new();
+        for (k, text) in [a, b, c].into_iter().enumerate() {
+            assert!(text.starts_with(&format!("nbest {}/3 depth ", k + 1)), "{text}");
+            let pv = text.split(" pv ").nth(1).expect("a pv");
+            let root = pv.split(' ').next().expect("a move").to_string();
+            assert!(!roots.contains(&root), "{lines:?}");
+            roots.push(root);
+        }
+        let moves = mnk_engine::notation::parse_moves(&roots[0]).unwrap();
+        assert_eq!(moves, vec![*p], "the move played is the first line's");
+        let game = s.game().unwrap();
+        assert_eq!((game.move_count(), game.last_move()), (before + 1, Some(*p)));
+
+        let mut idle = Session::new();
+        assert!(matches!(&reply(&mut idle, Command::YxNbest(2))[..], [Response::Error(_)]));
     }
 
     #[test]
