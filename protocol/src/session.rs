@@ -145,15 +145,10 @@ pub fn format_info(info: &SearchInfo, size: BoardSize) -> String {
 
 /// One line of a `YXNBEST` answer: `nbest 2/3 depth 9 ev 134 pv h8 i9 j10` (line 2 of the 3
 /// asked for, from the iteration of depth 9).
-pub fn format_nbest_line(
-    index: usize,
-    asked: usize,
-    depth: u32,
-    line: &PvLine,
-    size: BoardSize,
-) -> String {
+pub fn format_nbest_line(index: usize, asked: usize, line: &PvLine, size: BoardSize) -> String {
     format!(
-        "nbest {index}/{asked} depth {depth} ev {} pv {}",
+        "nbest {index}/{asked} depth {} ev {} pv {}",
+        line.depth,
         format_score(line.score),
         format_pv(&line.pv, size)
     )
@@ -490,7 +485,7 @@ impl Session {
             Purpose::NBest(n) => {
                 let size = game.size();
                 for (index, line) in outcome.result.lines.iter().enumerate() {
-                    let text = format_nbest_line(index + 1, n, outcome.result.depth, line, size);
+                    let text = format_nbest_line(index + 1, n, line, size);
                     lines.push(Response::Message(text));
                 }
                 let played = play_or_fallback(game, best);
@@ -859,6 +854,30 @@ mod tests {
 
         let mut idle = Session::new();
         assert!(matches!(&reply(&mut idle, Command::YxNbest(2))[..], [Response::Error(_)]));
+    }
+
+    #[test]
+    fn yxnbest_keeps_a_threat_sequence_win_as_one_of_its_lines() {
+        // Black (to move) has an open three h8 i8 j8: a VCF wins before the main search.
+        let mut s = started(15);
+        let stone = |x, y, field| BoardStone { point: (x, y), field };
+        let stones = [(7, 7, 1), (0, 0, 2), (8, 7, 1), (0, 14, 2), (9, 7, 1), (14, 0, 2)];
+        let stones: Vec<BoardStone> = stones.iter().map(|&(x, y, f)| stone(x, y, f)).collect();
+        assert!(reply(&mut s, Command::YxBoard(stones)).is_empty());
+        let lines = reply(&mut s, Command::YxNbest(3));
+        let texts: Vec<&String> = lines
+            .iter()
+            .filter_map(|r| match r {
+                Response::Message(m) => Some(m),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(texts.len(), 3, "{lines:?}");
+        assert!(
+            texts[0].starts_with("nbest 1/3 depth ") && texts[0].contains(" ev +M"),
+            "{lines:?}"
+        );
+        assert!(matches!(lines.last(), Some(Response::Move(_))), "{lines:?}");
     }
 
     #[test]

@@ -117,6 +117,9 @@ pub struct Searcher<'t, B: Bitboard> {
     lines: usize,
     /// Root moves of the lines already found in this iteration, which the next line skips.
     excluded: B,
+    /// Multi-PV on 15×15: the root move a threat sequence proved to win before the main
+    /// search, kept as a line of every iteration while the main search finds the others.
+    threat_line: Option<PvLine>,
     /// Whether step 4 may use pairing strategies (live-line draws are always used).
     pairing: bool,
     /// Whether the current iteration used anything inexact: a static evaluation or a table
@@ -148,6 +151,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             root_moves: None,
             lines: 1,
             excluded: B::EMPTY,
+            threat_line: None,
             pairing: true,
             heuristic: false,
             pv: Box::new([[Cell::from_index(0); MAX_PLY]; MAX_PLY]),
@@ -216,29 +220,29 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             }
             if let Some(plies) = win {
                 let best = first.expect("a threat sequence starts with a move");
+                let line = PvLine { depth: 1, score: win_in(plies), pv: vec![best] };
                 result.best_move = Some(best);
-                result.score = win_in(plies);
+                result.score = line.score;
                 result.depth = 1;
-                result.pv = vec![best];
-                result.lines =
-                    vec![PvLine { depth: 1, score: result.score, pv: result.pv.clone() }];
+                result.pv = line.pv.clone();
+                result.lines = vec![line.clone()];
                 result.vcf_nodes = self.threat.nodes;
                 result.time = self.check.elapsed();
                 result.root_threat_time = result.time;
-                let line = (self.lines > 1).then_some(1);
-                on_info(&self.info(1, result.score, &result.pv, line));
-                return result;
+                on_info(&self.info(1, result.score, &result.pv, (self.lines > 1).then_some(1)));
+                if self.lines == 1 {
+                    return result;
+                }
+                // Several lines: the win is one; the main search looks for the others.
+                self.threat_line = Some(line);
             }
             self.root_moves = self.safe_root_moves();
             result.root_threat_time = self.check.elapsed();
-            if let Some(&safe) = self.root_moves.as_ref()
-                && let Some(m) = safe.lowest()
-                && !safe.contains(result.best_move.unwrap_or(m))
-            {
-                result.best_move = Some(m);
-            }
         }
-        result.best_move = Some(self.fallback_move());
+        result.best_move = Some(match &self.threat_line {
+            Some(line) => line.pv[0],
+            None => self.fallback_move(),
+        });
 
         let max_depth =
             self.limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
@@ -364,10 +368,10 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         previous: &[Score],
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> (Vec<PvLine>, bool) {
-        let mut lines = Vec::with_capacity(self.lines);
+        let mut lines: Vec<PvLine> = self.threat_line.iter().cloned().collect();
         let mut complete = true;
-        self.excluded = B::EMPTY;
-        for index in 0..self.lines {
+        self.excluded = lines.iter().fold(B::EMPTY, |set, line| set.with(line.pv[0]));
+        for index in lines.len()..self.lines {
             let score = self.aspiration(depth, previous.get(index).copied().unwrap_or(0));
             if self.check.stopped() {
                 complete = false;

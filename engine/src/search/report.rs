@@ -59,9 +59,9 @@ pub struct SearchResult {
     /// The best lines, each with a different root move (see
     /// [`crate::search::Searcher::with_lines`]): those of the last iteration, best score
     /// first, then, if a limit cut that iteration short, the rest of the iteration before.
-    /// `lines[0]` holds `score`, `depth` and `pv`. Fewer than asked for when fewer moves are
-    /// searched or a threat sequence wins before the main search; empty when no iteration
-    /// completed a line.
+    /// `lines[0]` holds `score` and `pv`. A 15×15 win a threat sequence proved before the main
+    /// search is one of the lines, with depth 1. Fewer than asked for when fewer moves are
+    /// searched; empty when no iteration completed a line.
     pub lines: Vec<PvLine>,
     /// Whether the score is the exact game value (small boards searched to the end).
     pub proven: bool,
