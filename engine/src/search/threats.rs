@@ -134,6 +134,17 @@ fn attacking_moves<B: Bitboard>(
     Some(())
 }
 
+/// Whether the side to move has a cell where it would make a four (or, with `threes`, an
+/// open three); true when the board keeps no patterns (then [`attacking_moves`] decides).
+fn has_attacking_moves<B: Bitboard>(board: &Board<B>, threes: bool) -> bool {
+    let (me, lines) = (board.side_to_move(), board.lines());
+    let kinds: &[ThreatKind] =
+        if threes { &[ThreatKind::Four, ThreatKind::Three] } else { &[ThreatKind::Four] };
+    kinds.iter().any(|&kind| {
+        lines.threat_cells(me, kind).is_none_or(|cells| !(cells & board.empty_cells()).is_empty())
+    })
+}
+
 /// Which threats the attacker may make.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) enum Threats {
@@ -286,6 +297,13 @@ impl ThreatSearch {
             return Some(1);
         }
         if depth == 0 {
+            return None;
+        }
+        // No threat to make and no counter-four to block: nothing starts here. Asking and
+        // filling the table (a random memory access, mostly at the main search's leaves)
+        // would cost more than knowing it.
+        if !has_attacking_moves(board, self.threes) && board.winning_cells(me.opponent()).is_empty()
+        {
             return None;
         }
         let key = board.hash() ^ if self.threes { 0 } else { VCF_SALT };
