@@ -296,6 +296,12 @@ impl<B: Bitboard> Board<B> {
         self.hash
     }
 
+    /// The Zobrist hash after the side to move plays on `cell` (for prefetching).
+    #[inline]
+    pub fn hash_after(&self, cell: Cell) -> u64 {
+        self.hash ^ zobrist::key(self.side_to_move, cell)
+    }
+
     /// The state of the game.
     #[inline(always)]
     pub fn outcome(&self) -> Outcome {
@@ -592,6 +598,25 @@ mod tests {
         for _ in 0..20 {
             let board = random_game::<Bits256>(&mut rng, Rule::Standard);
             assert!(board.is_consistent());
+        }
+    }
+
+    #[test]
+    fn hash_after_predicts_the_hash_of_every_move() {
+        let mut rng = SplitMix64::new(7);
+        for _ in 0..10 {
+            let mut board = Board::<Bits256>::new(Rule::Renju);
+            while !board.outcome().is_decided() && board.move_count() < 60 {
+                let moves = board.legal_moves();
+                for cell in moves.iter() {
+                    let predicted = board.hash_after(cell);
+                    board.play_unchecked(cell);
+                    assert_eq!(board.hash(), predicted);
+                    board.undo_unchecked();
+                }
+                let pick = rng.below(moves.count() as usize);
+                board.play_unchecked(moves.iter().nth(pick).expect("a legal move"));
+            }
         }
     }
 

@@ -12,7 +12,8 @@
 //!   lists;
 //! * [`perft`]: move-sequence counts, the correctness oracle;
 //! * [`search`], [`tt`], [`eval`], [`movegen`]: iterative-deepening PVS with a
-//!   transposition table; [`solve`]: exact values of the small boards;
+//!   transposition table ([`prefetch`]: the cache hint for its probes); [`solve`]: exact
+//!   values of the small boards;
 //! * [`rng`]: a small deterministic random generator.
 
 pub mod bench;
@@ -25,6 +26,7 @@ pub mod movegen;
 pub mod notation;
 pub mod pattern;
 pub mod perft;
+pub mod prefetch;
 pub mod renju;
 pub mod rng;
 pub mod rules;

@@ -452,6 +452,9 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             let mut next = top;
             next.toggle::<B>(self.board.side_to_move(), cell);
             self.sym.push(next);
+        } else {
+            // 15×15: the child's table key is its hash; its bucket loads during the make.
+            self.tt.prefetch(self.board.hash_after(cell));
         }
         let outcome = self.board.play_unchecked(cell);
         debug_assert!(self.sym.last().is_none_or(|s| *s == SymmetricHash::from_board(&self.board)));

@@ -214,6 +214,13 @@ impl ThreatTable {
         (key >> (64 - THREAT_TABLE_BITS)) as usize
     }
 
+    /// See [`crate::prefetch`]: the slot of `key` starts loading now.
+    fn prefetch(&self, key: u64) {
+        if let Some(slot) = self.entries.get(ThreatTable::slot(key)) {
+            crate::prefetch::prefetch(slot);
+        }
+    }
+
     fn probe(&self, key: u64) -> Option<ThreatEntry> {
         self.entries.get(ThreatTable::slot(key)).copied().filter(|e| e.key == key)
     }
@@ -268,6 +275,11 @@ impl ThreatSearch {
         None
     }
 
+    /// The table key of a position with Zobrist hash `hash` (VCF and VCT results apart).
+    fn table_key(&self, hash: u64) -> u64 {
+        hash ^ if self.threes { 0 } else { VCF_SALT }
+    }
+
     /// Whether the solve must give up: its nodes are spent, its time is up or the search
     /// was stopped (then sticky until the next solve).
     #[inline]
@@ -306,7 +318,7 @@ impl ThreatSearch {
         {
             return None;
         }
-        let key = board.hash() ^ if self.threes { 0 } else { VCF_SALT };
+        let key = self.table_key(board.hash());
         if let Some(entry) = self.table.probe(key) {
             if entry.win {
                 *first = Some(Cell::from_index(entry.first));
@@ -408,6 +420,8 @@ impl ThreatSearch {
                 return None;
             }
             self.nodes += 1;
+            // The attacker's turn after this defence starts with a table probe.
+            self.table.prefetch(self.table_key(board.hash_after(cell)));
             let result = match board.play_unchecked(cell) {
                 Outcome::Ongoing => {
                     let mut ignored = None;
