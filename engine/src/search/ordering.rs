@@ -27,7 +27,9 @@ pub(crate) type MoveList = ArrayVec<Cell, 256>;
 pub(crate) struct MovePicker<B: Bitboard> {
     staged: ArrayVec<Cell, 3>,
     unscored: B,
-    keyed: ArrayVec<(i64, Cell), 256>,
+    /// Scored moves, each packed into one integer (see [`pack`]): 2 KiB to move instead of
+    /// 4 KiB, and the sort compares plain integers.
+    keyed: ArrayVec<i64, 256>,
     /// Moves handed out so far (staged first, then scored).
     next: usize,
     sorted: bool,
@@ -36,17 +38,25 @@ pub(crate) struct MovePicker<B: Bitboard> {
 /// Scored picks made by selection before the remaining moves are sorted.
 const SELECTION_PICKS: usize = 3;
 
+/// A move and its key in one integer, `key · 256 + (255 − cell index)`: a larger integer is
+/// a higher key, or the same key and a lower cell index (cell indices are below 256, keys
+/// far below 2⁵⁵ in size).
+#[inline(always)]
+fn pack(key: i64, cell: Cell) -> i64 {
+    key * 256 + (255 - cell.index() as i64)
+}
+
+/// The cell of a [`pack`]ed move.
+#[inline(always)]
+fn unpack_cell(packed: i64) -> Cell {
+    Cell::from_index((255 - packed.rem_euclid(256)) as u8)
+}
+
 impl<B: Bitboard> MovePicker<B> {
     /// The moves of `cells` in increasing cell order.
     pub(crate) fn in_cell_order(cells: B) -> MovePicker<B> {
-        let keyed = cells.iter().map(|c| (0, c)).collect();
+        let keyed = cells.iter().map(|c| pack(0, c)).collect();
         MovePicker { staged: ArrayVec::new(), unscored: B::EMPTY, keyed, next: 0, sorted: true }
-    }
-
-    /// The picking order: higher key first, then lower cell index.
-    #[inline(always)]
-    fn rank(a: &(i64, Cell), b: &(i64, Cell)) -> std::cmp::Ordering {
-        b.0.cmp(&a.0).then(a.1.cmp(&b.1))
     }
 
     /// The next move, or `None` when all are out. `board` must be the position the picker
@@ -62,7 +72,7 @@ impl<B: Bitboard> MovePicker<B> {
             for cell in self.unscored.iter() {
                 let key =
                     i64::from(history[cell.index()]) * HISTORY_SCALE + cell_priority(board, cell);
-                self.keyed.push((key, cell));
+                self.keyed.push(pack(key, cell));
             }
             self.unscored = B::EMPTY;
         }
@@ -75,18 +85,18 @@ impl<B: Bitboard> MovePicker<B> {
             if picked < SELECTION_PICKS {
                 let mut best = 0;
                 for i in 1..rest.len() {
-                    if MovePicker::<B>::rank(&rest[i], &rest[best]).is_lt() {
+                    if rest[i] > rest[best] {
                         best = i;
                     }
                 }
                 rest.swap(0, best);
             } else {
-                rest.sort_unstable_by(MovePicker::<B>::rank);
+                rest.sort_unstable_by(|a, b| b.cmp(a));
                 self.sorted = true;
             }
         }
         self.next += 1;
-        Some(rest[0].1)
+        Some(unpack_cell(rest[0]))
     }
 }
 
@@ -187,11 +197,12 @@ mod tests {
         let board = Board::<Bits256>::new(Rule::Freestyle);
         let ordering = Ordering::new();
         for len in [0, 1, 2, 3, 4, 7, 40, 200] {
-            let keyed: ArrayVec<(i64, Cell), 256> = (0..len)
+            let moves: Vec<(i64, Cell)> = (0..len)
                 .map(|i| (rng.below(5) as i64 - 2, Cell::from_index(i as u8)))
                 .rev()
                 .collect();
-            let mut expected = keyed.clone();
+            let keyed = moves.iter().map(|&(key, cell)| pack(key, cell)).collect();
+            let mut expected = moves.clone();
             expected.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             let mut picker = MovePicker {
                 staged: ArrayVec::new(),
