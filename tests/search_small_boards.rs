@@ -27,6 +27,22 @@ fn naive_of<B: Bitboard>(moves: &[(usize, usize)]) -> NaiveBoard {
     naive
 }
 
+/// The exact score, for the side that plays it, of the move (x, y) in `naive` (distance
+/// encoded like the engine's: a win now is `WIN - 1`); `naive` is left as it was.
+fn exact_score_of_move(naive: &mut NaiveBoard, x: usize, y: usize) -> i32 {
+    naive.play(x, y);
+    let score = match naive.outcome {
+        NaiveOutcome::Win(_) => WIN - 1,
+        NaiveOutcome::Draw => 0,
+        NaiveOutcome::Ongoing => {
+            let child = naive.exact_score();
+            -(child - child.signum())
+        }
+    };
+    naive.undo();
+    score
+}
+
 fn engine_move<B: Bitboard>(
     board: &Board<B>,
     tt: &mut TranspositionTable,
@@ -61,15 +77,7 @@ fn tic_tac_toe_every_reachable_position_gets_the_exact_score_and_an_optimal_move
         // The move keeps the value (and the distance): the child's exact score mirrors it.
         let best = solution.best.expect("a move");
         let (x, y) = u16::GEOMETRY.xy(best);
-        naive.play(x, y);
-        let after = match naive.outcome {
-            NaiveOutcome::Win(_) => WIN - 1,
-            NaiveOutcome::Draw => 0,
-            NaiveOutcome::Ongoing => {
-                let child = naive.exact_score();
-                -(child - child.signum())
-            }
-        };
+        let after = exact_score_of_move(&mut naive, x, y);
         assert_eq!(after, expected, "move {x},{y} after {moves:?}");
     }
     assert_eq!(ongoing, 4_520);
@@ -105,16 +113,7 @@ fn tic_tac_toe_multi_pv_lines_are_distinct_moves_with_exact_scores() {
             assert!(index == 0 || line.score <= lines[index - 1].score, "order after {moves:?}");
             // Each line's score is the exact value of its move.
             let (x, y) = u16::GEOMETRY.xy(root);
-            naive.play(x, y);
-            let expected = match naive.outcome {
-                NaiveOutcome::Win(_) => WIN - 1,
-                NaiveOutcome::Draw => 0,
-                NaiveOutcome::Ongoing => {
-                    let child = naive.exact_score();
-                    -(child - child.signum())
-                }
-            };
-            naive.undo();
+            let expected = exact_score_of_move(&mut naive, x, y);
             assert_eq!(line.score, expected, "line {} ({x},{y}) after {moves:?}", index + 1);
         }
         // Fewer lines than moves only when the opponent threatens a five: past an own win,

@@ -478,15 +478,13 @@ impl Session {
             outcome.result.score
         );
         match outcome.purpose {
-            Purpose::Move => {
-                let played = play_or_fallback(game, best);
-                lines.push(Response::Move(played));
-            }
-            Purpose::NBest(n) => {
-                let size = game.size();
-                for (index, line) in outcome.result.lines.iter().enumerate() {
-                    let text = format_nbest_line(index + 1, n, line, size);
-                    lines.push(Response::Message(text));
+            Purpose::Move | Purpose::NBest(_) => {
+                if let Purpose::NBest(n) = outcome.purpose {
+                    let size = game.size();
+                    for (index, line) in outcome.result.lines.iter().enumerate() {
+                        let text = format_nbest_line(index + 1, n, line, size);
+                        lines.push(Response::Message(text));
+                    }
                 }
                 let played = play_or_fallback(game, best);
                 lines.push(Response::Move(played));

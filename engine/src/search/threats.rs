@@ -122,27 +122,22 @@ fn attacking_moves<B: Bitboard>(
     moves: &mut AttackList,
 ) -> Option<()> {
     let me = board.side_to_move();
-    let lines = board.lines();
-    let mut cells = lines.threat_cells(me, ThreatKind::Four)?;
-    if threes {
-        cells |= lines.threat_cells(me, ThreatKind::Three)?;
-    }
-    for cell in (cells & board.empty_cells()).iter() {
-        moves.push((threat_value(&lines.cell_patterns(cell, me)?), cell));
+    for cell in attack_cells(board, threes)?.iter() {
+        moves.push((threat_value(&board.lines().cell_patterns(cell, me)?), cell));
     }
     moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     Some(())
 }
 
-/// Whether the side to move has a cell where it would make a four (or, with `threes`, an
-/// open three); true when the board keeps no patterns (then [`attacking_moves`] decides).
-fn has_attacking_moves<B: Bitboard>(board: &Board<B>, threes: bool) -> bool {
+/// The empty cells where the side to move would make a four (or, with `threes`, an open
+/// three); `None` on boards without patterns.
+fn attack_cells<B: Bitboard>(board: &Board<B>, threes: bool) -> Option<B> {
     let (me, lines) = (board.side_to_move(), board.lines());
-    let kinds: &[ThreatKind] =
-        if threes { &[ThreatKind::Four, ThreatKind::Three] } else { &[ThreatKind::Four] };
-    kinds.iter().any(|&kind| {
-        lines.threat_cells(me, kind).is_none_or(|cells| !(cells & board.empty_cells()).is_empty())
-    })
+    let mut cells = lines.threat_cells(me, ThreatKind::Four)?;
+    if threes {
+        cells |= lines.threat_cells(me, ThreatKind::Three)?;
+    }
+    Some(cells & board.empty_cells())
 }
 
 /// Which threats the attacker may make.
@@ -314,8 +309,9 @@ impl ThreatSearch {
         // No threat to make and no counter-four to block: nothing starts here. Asking and
         // filling the table (a random memory access, mostly at the main search's leaves)
         // would cost more than knowing it.
-        if !has_attacking_moves(board, self.threes) && board.winning_cells(me.opponent()).is_empty()
-        {
+        // (Without patterns, `attacking_moves` decides.)
+        let no_attack = attack_cells(board, self.threes).is_some_and(B::is_empty);
+        if no_attack && board.winning_cells(me.opponent()).is_empty() {
             return None;
         }
         let key = self.table_key(board.hash());
