@@ -3,8 +3,9 @@
 //!
 //! The keys are compact (see [`super::table`]): placing a stone on `p` adds its code times a
 //! weight to the keys of the up to ten cells that see `p` within five steps in each
-//! direction — forty additions, found in a precomputed list of "seers" per cell. Off-board
-//! cells are walls, part of each key's starting value. Each placement records the pattern
+//! direction — forty additions, found in a precomputed list of "seers" per cell — and looks
+//! up the new pattern pairs of the empty ones (occupied cells' pairs are never read; see
+//! `LineKeys::update`). Off-board cells are walls, part of each key's starting value. Each placement records the pattern
 //! pairs it changed and the sums before it; removing the stone (always the last one placed)
 //! subtracts its code again and puts those records back, with no table lookup.
 //!
@@ -43,8 +44,9 @@ pub trait LineState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'stati
     /// The incremental pattern evaluation for `color` (the sum over empty cells of what its
     /// stone would make there), if this board keeps patterns.
     fn potential(&self, color: Color) -> Option<i32>;
-    /// The cells (empty or not) where a stone of `color` would make a pattern of `kind` in
-    /// some direction, if this board keeps patterns.
+    /// The empty cells where a stone of `color` would make a pattern of `kind` in some
+    /// direction, if this board keeps patterns — together with occupied cells that mean
+    /// nothing (callers intersect with the empty cells).
     fn threat_cells(&self, color: Color, kind: ThreatKind) -> Option<B>;
 
     /// Stops maintaining the state (for counting, such as perft, where no pattern is
@@ -242,7 +244,8 @@ struct Frame {
 pub struct LineKeys {
     /// `keys[cell][direction]`: compact keys (see [`super::table`]).
     keys: Box<[[u32; 4]; SLOTS]>,
-    /// `pairs[cell][direction]` = the table entry of the key (black's and white's pattern).
+    /// `pairs[cell][direction]` = the table entry of the key (black's and white's pattern);
+    /// for an occupied cell, the entry when its stone was placed (see [`LineKeys::update`]).
     pairs: Box<[[PatternPair; 4]; SLOTS]>,
     /// Cells holding a stone (their patterns do not count in the sums).
     occupied: Bits256,
@@ -349,18 +352,30 @@ impl LineKeys {
 
     /// Writes `code` into every key that sees `cell` and records the pattern pairs that
     /// change (a placement).
+    ///
+    /// Only empty cells' pairs are looked up: an occupied cell's pairs, kinds and sums are
+    /// never read (every query is about empty cells), so they stay as they were when its
+    /// stone was placed. Since stones are removed last in, first out, every later stone is
+    /// gone by the time that stone is removed, its keys are back to what they were then, and
+    /// so are its pairs: correct again the moment the cell is empty.
     #[inline(always)]
     fn update(&mut self, cell: Cell, code: u32) {
         let seers = SEERS.of(cell);
-        // First every key and its table entry, with no branch in between, so the table
-        // lookups overlap; then the entries that changed.
-        let mut new_pairs = [0; 4 * 2 * HALF];
-        for (&Seer { cell: seer, dir: d, weight }, new_pair) in seers.iter().zip(&mut new_pairs) {
+        // First every key, then the table entries of the empty seers' keys with no branch
+        // in between, so the lookups overlap; then the entries that changed.
+        let mut live = [(0u8, 0u8, 0u32); 4 * 2 * HALF];
+        let mut n = 0;
+        for &Seer { cell: seer, dir: d, weight } in seers {
             let key = &mut self.keys[usize::from(seer)][usize::from(d)];
             *key += code * weight;
-            *new_pair = self.table.pair(*key);
+            live[n] = (seer, d, *key);
+            n += usize::from(!self.occupied.contains(Cell::from_index(seer)));
         }
-        for (&Seer { cell: seer, dir: d, .. }, &new_pair) in seers.iter().zip(&new_pairs) {
+        let mut new_pairs = [0; 4 * 2 * HALF];
+        for (&(_, _, key), new_pair) in live[..n].iter().zip(&mut new_pairs) {
+            *new_pair = self.table.pair(key);
+        }
+        for (&(seer, d, _), &new_pair) in live[..n].iter().zip(&new_pairs) {
             let (seer, d) = (usize::from(seer), usize::from(d));
             let old_pair = std::mem::replace(&mut self.pairs[seer][d], new_pair);
             if old_pair == new_pair {
@@ -371,12 +386,10 @@ impl LineKeys {
             if changed != 0 {
                 self.track_kinds(seer, d, changed, new_pair);
             }
-            if !self.occupied.contains(Cell::from_index(seer as u8)) {
-                let [ob, ow] = LineKeys::pair_potential(old_pair);
-                let [nb, nw] = LineKeys::pair_potential(new_pair);
-                self.potential[0] += nb - ob;
-                self.potential[1] += nw - ow;
-            }
+            let [ob, ow] = LineKeys::pair_potential(old_pair);
+            let [nb, nw] = LineKeys::pair_potential(new_pair);
+            self.potential[0] += nb - ob;
+            self.potential[1] += nw - ow;
         }
     }
 
@@ -486,12 +499,23 @@ impl LineState<Bits256> for LineKeys {
         for c in white.iter() {
             fresh.place(c, Color::White);
         }
+        // Occupied cells' pairs and kinds are frozen at their placement (see `update`):
+        // only the empty cells' must agree.
+        let empty = Bits256::FULL.without(self.occupied);
+        let empty_agree = empty.iter().all(|c| {
+            fresh.pairs[c.index()] == self.pairs[c.index()]
+                && fresh.kind_dirs[c.index()] == self.kind_dirs[c.index()]
+        });
+        let kinds_agree = (0..2).all(|color| {
+            (0..KINDS).all(|kind| {
+                fresh.kind_cells[color][kind] & empty == self.kind_cells[color][kind] & empty
+            })
+        });
         fresh.keys == self.keys
-            && fresh.pairs == self.pairs
+            && empty_agree
+            && kinds_agree
             && fresh.occupied == self.occupied
             && fresh.potential == self.potential
-            && fresh.kind_dirs == self.kind_dirs
-            && fresh.kind_cells == self.kind_cells
             && std::ptr::eq(fresh.table, self.table)
     }
 
