@@ -523,7 +523,7 @@ impl<B: Bitboard> fmt::Display for Board<B> {
 mod tests {
     use super::*;
     use crate::bitboard::Bits256;
-    use crate::pattern::keys::ThreatKind;
+    use crate::pattern::keys::{PATTERN_POTENTIAL, ThreatKind};
     use crate::rng::SplitMix64;
 
     fn random_game<B: Bitboard>(rng: &mut SplitMix64, rule: Rule) -> Board<B> {
@@ -621,7 +621,7 @@ mod tests {
     }
 
     #[test]
-    fn incremental_threat_sets_match_the_patterns_and_the_rule_on_random_games() {
+    fn incremental_threat_sets_and_potentials_match_the_patterns_and_the_rule_on_random_games() {
         let mut rng = SplitMix64::new(31);
         for rule in Rule::ALL {
             for _ in 0..6 {
@@ -639,6 +639,14 @@ mod tests {
                         let lines = board.lines();
                         let fours = lines.threat_cells(color, ThreatKind::Four).unwrap() & empty;
                         let threes = lines.threat_cells(color, ThreatKind::Three).unwrap() & empty;
+                        // The potential (kept packed, both colours in one integer) is the
+                        // direct sum over the empty cells.
+                        let direct: i32 = empty
+                            .iter()
+                            .flat_map(|cell| lines.cell_patterns(cell, color).unwrap())
+                            .map(|p| PATTERN_POTENTIAL[p as usize])
+                            .sum();
+                        assert_eq!(lines.potential(color), Some(direct), "{rule}");
                         for cell in empty.iter() {
                             let p = lines.cell_patterns(cell, color).unwrap();
                             assert_eq!(

@@ -129,8 +129,9 @@ impl<B: Bitboard> LineState<B> for NoLines {
     }
 }
 
-/// Cell slots of the 15×15 storage (bit indices 0..240).
-const SLOTS: usize = 240;
+/// Cell slots of the 15×15 storage: bit indices 0..240, rounded up to 256 so that a `u8`
+/// cell index is always in bounds (the hot loops index with no check).
+const SLOTS: usize = 256;
 /// "No neighbour" in the neighbour table.
 const NONE: u8 = u8::MAX;
 
@@ -140,12 +141,27 @@ struct Neighbours {
     cells: Vec<[[u8; 2 * HALF + 1]; 4]>,
 }
 
-/// One (cell, direction) key that sees a cell, and what a stone there adds to it per unit of
-/// its code.
+/// Number of (cell, direction) keys in the storage, flattened.
+const KEY_SLOTS: usize = 4 * SLOTS;
+
+/// The flat index of `cell`'s key along direction `dir`: `cell · 4 + dir`.
+#[inline(always)]
+fn key_slot(cell: Cell, dir: usize) -> usize {
+    cell.index() * 4 + dir
+}
+
+/// A flat key index stored as `u16`, as an index (masked: the compiler then needs no
+/// bounds check).
+#[inline(always)]
+fn slot_index(slot: u16) -> usize {
+    usize::from(slot) & (KEY_SLOTS - 1)
+}
+
+/// One (cell, direction) key that sees a cell, by its flat index (see [`key_slot`]), and
+/// what a stone there adds to it per unit of its code.
 #[derive(Copy, Clone, Debug, Default)]
 struct Seer {
-    cell: u8,
-    dir: u8,
+    slot: u16,
     weight: u32,
 }
 
@@ -178,7 +194,8 @@ static SEERS: LazyLock<Seers> = LazyLock::new(|| {
                 // `cell` is at line index 10 − i of `seer`'s line in this direction: on its
                 // left side if i > 5.
                 let weight = stone_weight(i > HALF, i.abs_diff(HALF));
-                list[c][usize::from(len[c])] = Seer { cell: seer, dir: d as u8, weight };
+                let slot = key_slot(Cell::from_index(seer), d) as u16;
+                list[c][usize::from(len[c])] = Seer { slot, weight };
                 len[c] += 1;
             }
         }
@@ -221,11 +238,35 @@ pub const PATTERN_POTENTIAL: [i32; 12] = [
     300, // Five
 ];
 
-/// One pattern pair changed by a placement: where, and its value before.
+/// The potential of every pattern pair (by its pattern bits, `pair & 0xFF`), both colours
+/// packed in one integer: black's in the low 32 bits, white's times 2³² (see
+/// [`LineKeys::potential`]). One lookup and one addition per changed pair keep both sums.
+static PACKED_POTENTIAL: [i64; 256] = {
+    let mut packed = [0; 256];
+    let mut pair = 0;
+    while pair < 256 {
+        packed[pair] = pattern_worth(pair & 15) as i64 + ((pattern_worth(pair >> 4) as i64) << 32);
+        pair += 1;
+    }
+    packed
+};
+
+/// `PATTERN_POTENTIAL` of the pattern numbered `p`; 0 past the last pattern (a number that
+/// never occurs in a table entry).
+const fn pattern_worth(p: usize) -> i32 {
+    if p < PATTERN_POTENTIAL.len() { PATTERN_POTENTIAL[p] } else { 0 }
+}
+
+/// [`PACKED_POTENTIAL`] of a pattern pair.
+#[inline(always)]
+fn packed_potential(pair: PatternPair) -> i64 {
+    PACKED_POTENTIAL[usize::from(pair & 0xFF)]
+}
+
+/// One pattern pair changed by a placement: where (flat key index), and its value before.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct Change {
-    cell: u8,
-    dir: u8,
+    slot: u16,
     old: PatternPair,
 }
 
@@ -235,22 +276,25 @@ struct Change {
 struct Frame {
     code: u32,
     changes_start: u32,
-    potential: [i32; 2],
+    potential: i64,
 }
 
 /// The line keys of a 15×15 board, with the patterns they stand for and the evaluation
 /// sums, all kept up to date by make and unmake.
 #[derive(Clone)]
 pub struct LineKeys {
-    /// `keys[cell][direction]`: compact keys (see [`super::table`]).
+    /// `keys[cell][direction]`: compact keys (see [`super::table`]); the hot paths index
+    /// them flattened (see [`key_slot`]).
     keys: Box<[[u32; 4]; SLOTS]>,
     /// `pairs[cell][direction]` = the table entry of the key (black's and white's pattern);
     /// for an occupied cell, the entry when its stone was placed (see [`LineKeys::update`]).
     pairs: Box<[[PatternPair; 4]; SLOTS]>,
     /// Cells holding a stone (their patterns do not count in the sums).
     occupied: Bits256,
-    /// Per colour, the sum of `PATTERN_POTENTIAL` over the empty cells' four patterns.
-    potential: [i32; 2],
+    /// Per colour, the sum of `PATTERN_POTENTIAL` over the empty cells' four patterns,
+    /// packed as in [`PACKED_POTENTIAL`]: every term is at least 0, so black's sum is the
+    /// low 32 bits exactly and white's the rest.
+    potential: i64,
     /// Per cell, colour and threat kind, the directions (bits 0..4) holding that kind.
     kind_dirs: Box<[[[u8; KINDS]; 2]; SLOTS]>,
     /// Per colour and threat kind, the cells with any such direction (boxed: keeps the
@@ -285,19 +329,11 @@ impl LineKeys {
         self.pairs[cell.index()].map(|pair| pair_pattern(pair, color))
     }
 
-    /// The potential of one table entry, per colour.
-    #[inline(always)]
-    fn pair_potential(pair: PatternPair) -> [i32; 2] {
-        [
-            PATTERN_POTENTIAL[usize::from(pair & 15)],
-            PATTERN_POTENTIAL[usize::from((pair >> 4) & 15)],
-        ]
-    }
-
     /// Records the threat kinds of the pattern pair of `cell` along `d`, per colour
     /// (`changed`: the kind bits that differ from before).
     #[inline(always)]
-    fn track_kinds(&mut self, cell: usize, d: usize, changed: u8, pair: PatternPair) {
+    fn track_kinds(&mut self, slot: usize, changed: u8, pair: PatternPair) {
+        let (cell, d) = (slot >> 2 & (SLOTS - 1), slot & 3);
         let kinds = pair_kinds(pair);
         let (limb, bit) = (cell >> 6, 1u64 << (cell & 63));
         let mut todo = changed;
@@ -324,9 +360,7 @@ impl LineKeys {
     #[inline(always)]
     fn uncount_cell(&mut self, cell: Cell) {
         for &pair in &self.pairs[cell.index()] {
-            let [b, w] = LineKeys::pair_potential(pair);
-            self.potential[0] -= b;
-            self.potential[1] -= w;
+            self.potential -= packed_potential(pair);
         }
     }
 
@@ -363,33 +397,32 @@ impl LineKeys {
         let seers = SEERS.of(cell);
         // First every key, then the table entries of the empty seers' keys with no branch
         // in between, so the lookups overlap; then the entries that changed.
-        let mut live = [(0u8, 0u8, 0u32); 4 * 2 * HALF];
+        let keys = self.keys.as_flattened_mut();
+        let mut live = [(0u16, 0u32); 4 * 2 * HALF];
         let mut n = 0;
-        for &Seer { cell: seer, dir: d, weight } in seers {
-            let key = &mut self.keys[usize::from(seer)][usize::from(d)];
+        for &Seer { slot, weight } in seers {
+            let key = &mut keys[slot_index(slot)];
             *key += code * weight;
-            live[n] = (seer, d, *key);
-            n += usize::from(!self.occupied.contains(Cell::from_index(seer)));
+            live[n] = (slot, *key);
+            let seer = Cell::from_index((slot >> 2) as u8);
+            n += usize::from(!self.occupied.contains(seer));
         }
         let mut new_pairs = [0; 4 * 2 * HALF];
-        for (&(_, _, key), new_pair) in live[..n].iter().zip(&mut new_pairs) {
+        for (&(_, key), new_pair) in live[..n].iter().zip(&mut new_pairs) {
             *new_pair = self.table.pair(key);
         }
-        for (&(seer, d, _), &new_pair) in live[..n].iter().zip(&new_pairs) {
-            let (seer, d) = (usize::from(seer), usize::from(d));
-            let old_pair = std::mem::replace(&mut self.pairs[seer][d], new_pair);
+        for (&(slot, _), &new_pair) in live[..n].iter().zip(&new_pairs) {
+            let old_pair =
+                std::mem::replace(&mut self.pairs.as_flattened_mut()[slot_index(slot)], new_pair);
             if old_pair == new_pair {
                 continue;
             }
-            self.changes.push(Change { cell: seer as u8, dir: d as u8, old: old_pair });
+            self.changes.push(Change { slot, old: old_pair });
             let changed = pair_kinds(old_pair) ^ pair_kinds(new_pair);
             if changed != 0 {
-                self.track_kinds(seer, d, changed, new_pair);
+                self.track_kinds(slot_index(slot), changed, new_pair);
             }
-            let [ob, ow] = LineKeys::pair_potential(old_pair);
-            let [nb, nw] = LineKeys::pair_potential(new_pair);
-            self.potential[0] += nb - ob;
-            self.potential[1] += nw - ow;
+            self.potential += packed_potential(new_pair) - packed_potential(old_pair);
         }
     }
 
@@ -397,16 +430,17 @@ impl LineKeys {
     /// recorded since `changes_start` (the removal of the stone placed last).
     #[inline(always)]
     fn restore(&mut self, cell: Cell, code: u32, changes_start: usize) {
-        for &Seer { cell: seer, dir: d, weight } in SEERS.of(cell) {
-            self.keys[usize::from(seer)][usize::from(d)] -= code * weight;
+        let keys = self.keys.as_flattened_mut();
+        for &Seer { slot, weight } in SEERS.of(cell) {
+            keys[slot_index(slot)] -= code * weight;
         }
         while self.changes.len() > changes_start {
-            let Change { cell: seer, dir: d, old } = self.changes.pop().expect("non-empty");
-            let (seer, d) = (usize::from(seer), usize::from(d));
-            let current = std::mem::replace(&mut self.pairs[seer][d], old);
+            let Change { slot, old } = self.changes.pop().expect("non-empty");
+            let slot = slot_index(slot);
+            let current = std::mem::replace(&mut self.pairs.as_flattened_mut()[slot], old);
             let changed = pair_kinds(current) ^ pair_kinds(old);
             if changed != 0 {
-                self.track_kinds(seer, d, changed, old);
+                self.track_kinds(slot, changed, old);
             }
         }
     }
@@ -434,14 +468,12 @@ impl LineState<Bits256> for LineKeys {
         let table = PatternTable::of(rule);
         let keys = LineKeys::empty_keys();
         let mut pairs = Box::new([[0; 4]; SLOTS]);
-        let mut potential = [0; 2];
+        let mut potential = 0;
         for cell in Bits256::GEOMETRY.all_cells() {
             for d in 0..4 {
                 let pair = table.pair(keys[cell.index()][d]);
                 pairs[cell.index()][d] = pair;
-                let [b, w] = LineKeys::pair_potential(pair);
-                potential[0] += b;
-                potential[1] += w;
+                potential += packed_potential(pair);
             }
         }
         LineKeys {
@@ -526,7 +558,11 @@ impl LineState<Bits256> for LineKeys {
 
     #[inline(always)]
     fn potential(&self, color: Color) -> Option<i32> {
-        self.active.then(|| self.potential[color.index()])
+        // Black's sum is the low 32 bits (every term is at least 0), white's the rest.
+        self.active.then_some(match color {
+            Color::Black => (self.potential & 0xFFFF_FFFF) as i32,
+            Color::White => (self.potential >> 32) as i32,
+        })
     }
 
     #[inline(always)]
