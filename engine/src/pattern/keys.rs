@@ -295,8 +295,6 @@ pub struct LineKeys {
     /// packed as in [`PACKED_POTENTIAL`]: every term is at least 0, so black's sum is the
     /// low 32 bits exactly and white's the rest.
     potential: i64,
-    /// Per cell, colour and threat kind, the directions (bits 0..4) holding that kind.
-    kind_dirs: Box<[[[u8; KINDS]; 2]; SLOTS]>,
     /// Per colour and threat kind, the cells with any such direction (boxed: keeps the
     /// board itself small to move and clone).
     kind_cells: Box<[[Bits256; KINDS]; 2]>,
@@ -329,30 +327,21 @@ impl LineKeys {
         self.pairs[cell.index()].map(|pair| pair_pattern(pair, color))
     }
 
-    /// Records the threat kinds of the pattern pair of `cell` along `d`, per colour
-    /// (`changed`: the kind bits that differ from before).
+    /// The entry at `slot` changed from `old` to the one stored now, with other threat
+    /// kinds: toggles the cell in the threat-cell sets whose membership changed. A cell is
+    /// in a set if any of its four directions has the kind, so membership is the OR over
+    /// the row; the other three directions are the same before and after.
     #[inline(always)]
-    fn track_kinds(&mut self, slot: usize, changed: u8, pair: PatternPair) {
-        let (cell, d) = (slot >> 2 & (SLOTS - 1), slot & 3);
-        let kinds = pair_kinds(pair);
-        let (limb, bit) = (cell >> 6, 1u64 << (cell & 63));
-        let mut todo = changed;
-        while todo != 0 {
-            let flag_index = todo.trailing_zeros() as usize;
-            todo &= todo - 1;
-            let (color, kind) = (flag_index / 4, flag_index % 4);
-            let dirs = &mut self.kind_dirs[cell][color][kind];
-            if kinds & (1 << flag_index) != 0 {
-                *dirs |= 1 << d;
-            } else {
-                *dirs &= !(1 << d);
-            }
-            let set = &mut self.kind_cells[color][kind].0[limb];
-            if *dirs != 0 {
-                *set |= bit;
-            } else {
-                *set &= !bit;
-            }
+    fn track_kinds(&mut self, slot: usize, old: PatternPair) {
+        let (row, d) = (slot >> 2 & (SLOTS - 1), slot & 3);
+        let entries = self.pairs[row];
+        let others = (0..4).fold(0, |acc, i| acc | if i == d { 0 } else { pair_kinds(entries[i]) });
+        let mut toggled = (others | pair_kinds(old)) ^ (others | pair_kinds(entries[d]));
+        let (limb, bit) = (row >> 6, 1u64 << (row & 63));
+        while toggled != 0 {
+            let flag_index = toggled.trailing_zeros() as usize;
+            toggled &= toggled - 1;
+            self.kind_cells[flag_index / 4][flag_index % 4].0[limb] ^= bit;
         }
     }
 
@@ -418,9 +407,8 @@ impl LineKeys {
                 continue;
             }
             self.changes.push(Change { slot, old: old_pair });
-            let changed = pair_kinds(old_pair) ^ pair_kinds(new_pair);
-            if changed != 0 {
-                self.track_kinds(slot_index(slot), changed, new_pair);
+            if pair_kinds(old_pair) != pair_kinds(new_pair) {
+                self.track_kinds(slot_index(slot), old_pair);
             }
             self.potential += packed_potential(new_pair) - packed_potential(old_pair);
         }
@@ -438,9 +426,8 @@ impl LineKeys {
             let Change { slot, old } = self.changes.pop().expect("non-empty");
             let slot = slot_index(slot);
             let current = std::mem::replace(&mut self.pairs.as_flattened_mut()[slot], old);
-            let changed = pair_kinds(current) ^ pair_kinds(old);
-            if changed != 0 {
-                self.track_kinds(slot, changed, old);
+            if pair_kinds(current) != pair_kinds(old) {
+                self.track_kinds(slot, current);
             }
         }
     }
@@ -453,7 +440,6 @@ impl LineKeys {
             pairs: self.pairs.clone(),
             occupied: self.occupied,
             potential: self.potential,
-            kind_dirs: self.kind_dirs.clone(),
             kind_cells: self.kind_cells.clone(),
             table: self.table,
             active: self.active,
@@ -481,7 +467,6 @@ impl LineState<Bits256> for LineKeys {
             pairs,
             occupied: Bits256::EMPTY,
             potential,
-            kind_dirs: Box::new([[[0; KINDS]; 2]; SLOTS]),
             kind_cells: Box::new([[Bits256::EMPTY; KINDS]; 2]),
             table,
             active: true,
@@ -534,10 +519,7 @@ impl LineState<Bits256> for LineKeys {
         // Occupied cells' pairs and kinds are frozen at their placement (see `update`):
         // only the empty cells' must agree.
         let empty = Bits256::FULL.without(self.occupied);
-        let empty_agree = empty.iter().all(|c| {
-            fresh.pairs[c.index()] == self.pairs[c.index()]
-                && fresh.kind_dirs[c.index()] == self.kind_dirs[c.index()]
-        });
+        let empty_agree = empty.iter().all(|c| fresh.pairs[c.index()] == self.pairs[c.index()]);
         let kinds_agree = (0..2).all(|color| {
             (0..KINDS).all(|kind| {
                 fresh.kind_cells[color][kind] & empty == self.kind_cells[color][kind] & empty
