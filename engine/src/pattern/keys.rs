@@ -289,8 +289,10 @@ pub struct LineKeys {
     /// `pairs[cell][direction]` = the table entry of the key (black's and white's pattern);
     /// for an occupied cell, the entry when its stone was placed (see [`LineKeys::update`]).
     pairs: Box<[[PatternPair; 4]; SLOTS]>,
-    /// Cells holding a stone (their patterns do not count in the sums).
-    occupied: Bits256,
+    /// Per cell, 1 if it is empty, else 0 (cells holding a stone get no new entries and do
+    /// not count in the sums): one byte per cell, so make counts the empty seers with a
+    /// load and an addition.
+    vacant: Box<[u8; SLOTS]>,
     /// Per colour, the sum of `PATTERN_POTENTIAL` over the empty cells' four patterns,
     /// packed as in [`PACKED_POTENTIAL`]: every term is at least 0, so black's sum is the
     /// low 32 bits exactly and white's the rest.
@@ -393,8 +395,7 @@ impl LineKeys {
             let key = &mut keys[slot_index(slot)];
             *key += code * weight;
             live[n] = (slot, *key);
-            let seer = Cell::from_index((slot >> 2) as u8);
-            n += usize::from(!self.occupied.contains(seer));
+            n += usize::from(self.vacant[usize::from((slot >> 2) as u8)]);
         }
         let mut new_pairs = [0; 4 * 2 * HALF];
         for (&(_, key), new_pair) in live[..n].iter().zip(&mut new_pairs) {
@@ -438,7 +439,7 @@ impl LineKeys {
         LineKeys {
             keys: self.keys.clone(),
             pairs: self.pairs.clone(),
-            occupied: self.occupied,
+            vacant: self.vacant.clone(),
             potential: self.potential,
             kind_cells: self.kind_cells.clone(),
             table: self.table,
@@ -465,7 +466,7 @@ impl LineState<Bits256> for LineKeys {
         LineKeys {
             keys,
             pairs,
-            occupied: Bits256::EMPTY,
+            vacant: Box::new([1; SLOTS]),
             potential,
             kind_cells: Box::new([[Bits256::EMPTY; KINDS]; 2]),
             table,
@@ -490,7 +491,7 @@ impl LineState<Bits256> for LineKeys {
             potential: self.potential,
         });
         self.uncount_cell(cell);
-        self.occupied = self.occupied.with(cell);
+        self.vacant[cell.index()] = 0;
         self.update(cell, code);
     }
 
@@ -501,7 +502,7 @@ impl LineState<Bits256> for LineKeys {
         }
         let frame = self.frames.pop().expect("remove follows place (last in, first out)");
         self.restore(cell, frame.code, frame.changes_start as usize);
-        self.occupied = self.occupied.without(Bits256::from_cell(cell));
+        self.vacant[cell.index()] = 1;
         self.potential = frame.potential;
     }
 
@@ -518,7 +519,7 @@ impl LineState<Bits256> for LineKeys {
         }
         // Occupied cells' pairs and kinds are frozen at their placement (see `update`):
         // only the empty cells' must agree.
-        let empty = Bits256::FULL.without(self.occupied);
+        let empty = Bits256::FULL.without(black | white);
         let empty_agree = empty.iter().all(|c| fresh.pairs[c.index()] == self.pairs[c.index()]);
         let kinds_agree = (0..2).all(|color| {
             (0..KINDS).all(|kind| {
@@ -528,7 +529,7 @@ impl LineState<Bits256> for LineKeys {
         fresh.keys == self.keys
             && empty_agree
             && kinds_agree
-            && fresh.occupied == self.occupied
+            && fresh.vacant == self.vacant
             && fresh.potential == self.potential
             && std::ptr::eq(fresh.table, self.table)
     }
