@@ -523,6 +523,7 @@ impl<B: Bitboard> fmt::Display for Board<B> {
 mod tests {
     use super::*;
     use crate::bitboard::Bits256;
+    use crate::pattern::Pattern;
     use crate::pattern::keys::{PATTERN_POTENTIAL, ThreatKind};
     use crate::rng::SplitMix64;
 
@@ -647,6 +648,27 @@ mod tests {
                             .map(|p| PATTERN_POTENTIAL[p as usize])
                             .sum();
                         assert_eq!(lines.potential(color), Some(direct), "{rule}");
+                        // The reach of the open-four points: up to five steps along each
+                        // direction whose pattern is an open four (or a one-line double four).
+                        let g = Bits256::GEOMETRY;
+                        let open_fours = lines.threat_cells(color, ThreatKind::OpenFour).unwrap();
+                        let mut reach = Bits256::EMPTY;
+                        for cell in (open_fours & empty).iter() {
+                            let p = lines.cell_patterns(cell, color).unwrap();
+                            let (x, y) = g.xy(cell);
+                            for (d, dir) in crate::geometry::Direction::ALL.into_iter().enumerate()
+                            {
+                                if matches!(p[d], Pattern::F4 | Pattern::DoubleFour) {
+                                    let (dx, dy) = dir.delta();
+                                    reach |= (-5..=5)
+                                        .filter_map(|k| {
+                                            g.cell_i32(x as i32 + dx * k, y as i32 + dy * k)
+                                        })
+                                        .fold(Bits256::EMPTY, Bitboard::with);
+                                }
+                            }
+                        }
+                        assert_eq!(lines.open_four_reach(color, open_fours & empty), Some(reach));
                         for cell in empty.iter() {
                             let p = lines.cell_patterns(cell, color).unwrap();
                             assert_eq!(
@@ -654,11 +676,7 @@ mod tests {
                                 p.iter().any(|q| q.is_four()),
                                 "{rule}"
                             );
-                            assert_eq!(
-                                threes.contains(cell),
-                                p.contains(&crate::pattern::Pattern::F3),
-                                "{rule}"
-                            );
+                            assert_eq!(threes.contains(cell), p.contains(&Pattern::F3), "{rule}");
                         }
                     }
                     let moves: Vec<Cell> = board.legal_moves().iter().collect();

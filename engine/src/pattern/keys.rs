@@ -48,6 +48,11 @@ pub trait LineState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'stati
     /// direction, if this board keeps patterns — together with occupied cells that mean
     /// nothing (callers intersect with the empty cells).
     fn threat_cells(&self, color: Color, kind: ThreatKind) -> Option<B>;
+    /// The cells within a key's reach (five steps, the cell included) of each of the empty
+    /// `cells`, along every direction in which a stone of `color` there would make an open
+    /// four or a one-line double four: the only cells where a stone can change those
+    /// patterns. `None` if this board keeps no patterns.
+    fn open_four_reach(&self, color: Color, cells: B) -> Option<B>;
 
     /// Stops maintaining the state (for counting, such as perft, where no pattern is
     /// needed); queries then answer `None` and callers use their generic paths.
@@ -125,6 +130,10 @@ impl<B: Bitboard> LineState<B> for NoLines {
     }
     #[inline(always)]
     fn threat_cells(&self, _: Color, _: ThreatKind) -> Option<B> {
+        None
+    }
+    #[inline(always)]
+    fn open_four_reach(&self, _: Color, _: B) -> Option<B> {
         None
     }
 }
@@ -219,6 +228,21 @@ static NEIGHBOURS: LazyLock<Neighbours> = LazyLock::new(|| {
         }
     }
     Neighbours { cells }
+});
+
+/// For each key slot (cell · 4 + direction), the cells of that key's line: the cell and up
+/// to five on each side.
+static LINE_REACH: LazyLock<Vec<Bits256>> = LazyLock::new(|| {
+    let mut reach = vec![Bits256::EMPTY; KEY_SLOTS];
+    for cell in Bits256::GEOMETRY.all_cells() {
+        for (d, line) in NEIGHBOURS.cells[cell.index()].iter().enumerate() {
+            reach[key_slot(cell, d)] = line
+                .iter()
+                .filter(|&&c| c != NONE)
+                .fold(Bits256::EMPTY, |set, &c| set.with(Cell::from_index(c)));
+        }
+    }
+    reach
 });
 
 /// Worth of one direction's pattern on an empty cell, for the colour that could play there
@@ -551,6 +575,21 @@ impl LineState<Bits256> for LineKeys {
     #[inline(always)]
     fn threat_cells(&self, color: Color, kind: ThreatKind) -> Option<Bits256> {
         self.active.then(|| self.kind_cells[color.index()][kind as usize])
+    }
+
+    fn open_four_reach(&self, color: Color, cells: Bits256) -> Option<Bits256> {
+        let open_four = 1 << (color.index() * KINDS + ThreatKind::OpenFour as usize);
+        self.active.then(|| {
+            let mut reach = Bits256::EMPTY;
+            for cell in cells.iter() {
+                for (d, &pair) in self.pairs[cell.index()].iter().enumerate() {
+                    if pair_kinds(pair) & open_four != 0 {
+                        reach |= LINE_REACH[key_slot(cell, d)];
+                    }
+                }
+            }
+            reach
+        })
     }
 
     fn deactivate(&mut self) {

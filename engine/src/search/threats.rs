@@ -68,17 +68,31 @@ pub fn threat_value(patterns: &[Pattern; 4]) -> i64 {
 }
 
 /// If the opponent of the side to move threatens to make an open four (it has an open
-/// three), the moves worth searching: every cell where the opponent could make a four (which
-/// covers the blocks of the three) and every cell where the side to move makes a four of its
-/// own. `None` when there is no such threat or the board keeps no patterns.
+/// three), the moves worth searching among `candidates`: see [`three_defences`]. `None` when
+/// there is no such threat or the board keeps no patterns.
 pub fn defences_against_three<B: Bitboard>(board: &Board<B>, candidates: B) -> Option<B> {
+    let them = board.side_to_move().opponent();
+    let open_fours = board.lines().threat_cells(them, ThreatKind::OpenFour)? & candidates;
+    if open_fours.is_empty() {
+        return None;
+    }
+    Some(three_defences(board, open_fours)? & candidates)
+}
+
+/// The defences of the side to move against the opponent's open threes, whose open-four
+/// points (empty cells where the opponent makes an open four or a one-line double four) are
+/// `open_fours`: the blocks — the cells where the opponent could make a four, on a line of
+/// an open-four point within reach of it — and every cell where the side to move makes a
+/// four of its own (a counter-threat the opponent must answer). A stone anywhere else changes
+/// no open-four point's pattern, so the opponent's open four follows. Includes occupied
+/// cells: callers intersect with the empty ones.
+fn three_defences<B: Bitboard>(board: &Board<B>, open_fours: B) -> Option<B> {
     let me = board.side_to_move();
     let them = me.opponent();
     let lines = board.lines();
-    let threatened = !(lines.threat_cells(them, ThreatKind::OpenFour)? & candidates).is_empty();
-    let fours =
-        lines.threat_cells(them, ThreatKind::Four)? | lines.threat_cells(me, ThreatKind::Four)?;
-    threatened.then_some(fours & candidates)
+    let blocks =
+        lines.threat_cells(them, ThreatKind::Four)? & lines.open_four_reach(them, open_fours)?;
+    Some(blocks | lines.threat_cells(me, ThreatKind::Four)?)
 }
 
 /// Whether the side to move wins in five plies by two open threes at once: it has a cell
@@ -391,16 +405,15 @@ impl ThreatSearch {
             // No four: only an open three can still be a threat (never in a VCF).
             0 if !self.threes => return None,
             0 => {
-                // A three: every cell where the attacker could make a four, and every four of
-                // the defender's own. No open-four threat at all: not a threat.
-                let lines = board.lines();
+                // A three: its blocks and the defender's own fours (`three_defences`). No
+                // open-four point at all: not a threat.
                 let empty = board.empty_cells();
-                if (lines.threat_cells(attacker, ThreatKind::OpenFour)? & empty).is_empty() {
+                let open_fours =
+                    board.lines().threat_cells(attacker, ThreatKind::OpenFour)? & empty;
+                if open_fours.is_empty() {
                     return None;
                 }
-                (lines.threat_cells(attacker, ThreatKind::Four)?
-                    | lines.threat_cells(defender, ThreatKind::Four)?)
-                    & empty
+                three_defences(board, open_fours)? & empty
             }
             1 => fives,
             _ => return Some(2),
@@ -437,6 +450,7 @@ impl ThreatSearch {
 mod tests {
     use super::*;
     use crate::bitboard::Bits256;
+    use crate::board::Color;
     use crate::rules::Rule;
 
     /// The direct definition of [`threat_value`], counting over the patterns.
@@ -551,6 +565,30 @@ mod tests {
         let position = "f8,i10,h8,i9,i7,g10,h11,h10,f10,e11";
         assert!(every_reply_loses(Rule::Standard, &format!("{position},f7")));
         assert!(!every_reply_loses(Rule::Standard, &format!("{position},a1")));
+    }
+
+    #[test]
+    fn the_defences_against_a_three_are_its_blocks_and_own_fours_only() {
+        let g = Bits256::GEOMETRY;
+        let names = |set: Bits256| set.iter().map(|c| g.format_pos(c)).collect::<Vec<_>>();
+        // Black: an open three h8 i8 j8, and b2 c2 d2 closed by white's a2, whose four
+        // points e2 and f2 do nothing against the three. White to move, no four of its own.
+        let board =
+            Board::<Bits256>::from_notation(Rule::Freestyle, "h8,a2,i8,o15,j8,a14,b2,o1,c2,m13,d2")
+                .expect("legal");
+        let fours = board.lines().threat_cells(Color::Black, ThreatKind::Four).expect("patterns");
+        assert_eq!(names(fours & board.empty_cells()), ["e2", "f2", "f8", "g8", "k8", "l8"]);
+        let defences = defences_against_three(&board, board.empty_cells()).expect("a three");
+        assert_eq!(names(defences), ["f8", "g8", "k8", "l8"]);
+        // White's open three l13 m13 n13 gives it fours to make (counter-threats): they join
+        // the defences.
+        let moves = "h8,a2,i8,o15,j8,a14,b2,o1,c2,m13,d2,n13,a8,l13,a11";
+        let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
+        let own = board.lines().threat_cells(Color::White, ThreatKind::Four).expect("patterns")
+            & board.empty_cells();
+        let defences = defences_against_three(&board, board.empty_cells()).expect("a three");
+        assert_eq!(names(own), ["j13", "k13", "o13"]);
+        assert_eq!(names(defences), ["f8", "g8", "k8", "l8", "j13", "k13", "o13"]);
     }
 
     #[test]
