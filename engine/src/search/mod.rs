@@ -80,7 +80,7 @@ pub const LEAF_VCF_FOURS: u32 = 6;
 /// VCT nodes allowed for the side to move's own attack at the root.
 pub const ROOT_VCT_NODES: u64 = 300_000;
 /// VCT nodes allowed per root move when checking the opponent's threats after it.
-pub const DEFENCE_VCT_NODES: u64 = 5_000;
+pub const DEFENCE_VCT_NODES: u64 = 20_000;
 /// Threats (fours and threes) a VCT may chain.
 pub const VCT_THREATS: u32 = 12;
 /// Share of the time budget the root threat searches may use before the main search.

@@ -579,12 +579,16 @@ mod tests {
         })
     }
 
-    /// The proof behind `PROVEN_EXTRA_WINS` in `tests/tactics.rs`: a standard-rule win the
-    /// tactics data does not list (f7, beside its f9). Some other move does not win that way.
+    /// The proofs behind `PROVEN_EXTRA_WINS` in `tests/tactics.rs`: standard-rule wins the
+    /// tactics data does not list (f7 beside its f9; j5 beside its h7 and j6). Some other
+    /// move does not win that way.
     #[test]
-    fn the_extra_tactics_win_is_forced() {
+    fn the_extra_tactics_wins_are_forced() {
         let position = "f8,i10,h8,i9,i7,g10,h11,h10,f10,e11";
         assert!(every_reply_loses(Rule::Standard, &format!("{position},f7")));
+        assert!(!every_reply_loses(Rule::Standard, &format!("{position},a1")));
+        let position = "j8,h6,i6,h9,j7,k8";
+        assert!(every_reply_loses(Rule::Standard, &format!("{position},j5")));
         assert!(!every_reply_loses(Rule::Standard, &format!("{position},a1")));
     }
 
