@@ -5,9 +5,10 @@
 //! weight to the keys of the up to ten cells that see `p` within five steps in each
 //! direction — forty additions, found in a precomputed list of "seers" per cell — and looks
 //! up the new pattern pairs of the empty ones (occupied cells' pairs are never read; see
-//! `LineKeys::update`). Off-board cells are walls, part of each key's starting value. Each placement records the pattern
-//! pairs it changed and the sums before it; removing the stone (always the last one placed)
-//! subtracts its code again and puts those records back, with no table lookup.
+//! `LineKeys::update`). Off-board cells are walls, part of each key's starting value. Each
+//! placement records the pattern pairs it changed and the sums before it; removing the stone
+//! (always the last one placed) subtracts its code again and puts those records back, with
+//! no table lookup.
 //!
 //! The state is an associated type of the bitboard ([`crate::bitboard::Bitboard::Lines`]):
 //! 15×15 boards keep [`LineKeys`]; the small boards, whose lines span the board and need no

@@ -594,17 +594,34 @@ mod tests {
 
     #[test]
     fn restricting_the_last_attacking_move_changes_no_result() {
-        // The tactics data's positions, each side to move, VCF and VCT: the same win (plies
-        // and first move) or none, with fewer nodes.
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/tactics-15-dev.txt");
-        let data = std::fs::read_to_string(path).expect("the shared tactics data");
-        let (mut pruned_nodes, mut full_nodes) = (0, 0);
-        for line in data.lines().filter(|l| l.starts_with("rule=")) {
+        // The side to move attacking, VCF and VCT, six threats deep: the same win (plies and
+        // first move) or none, with fewer nodes. Positions: the tactics data (freestyle and
+        // standard) and the first hundred renju positions, black to move and, one move
+        // earlier, white (whose plain fours stay in: a forbidden block loses).
+        let read = |name: &str| {
+            let path = format!("{}/../../shared/data/{name}", env!("CARGO_MANIFEST_DIR"));
+            std::fs::read_to_string(path).expect("the shared data")
+        };
+        let mut boards = Vec::new();
+        for line in read("tactics-15-dev.txt").lines().filter(|l| l.starts_with("rule=")) {
             let field = |name: &str| {
                 line.split_whitespace().find_map(|f| f.strip_prefix(name)).expect("a field")
             };
             let rule: Rule = field("rule=").parse().expect("a rule");
-            let board = Board::<Bits256>::from_notation(rule, field("moves=")).expect("legal");
+            boards.push(Board::<Bits256>::from_notation(rule, field("moves=")).expect("legal"));
+        }
+        for line in
+            read("renju-forbid-dev.txt").lines().filter(|l| l.starts_with("moves=")).take(100)
+        {
+            let moves = line.split_whitespace().next().and_then(|f| f.strip_prefix("moves="));
+            let board =
+                Board::<Bits256>::from_notation(Rule::Renju, moves.expect("moves")).expect("legal");
+            let mut earlier = board.clone();
+            earlier.undo();
+            boards.extend([board, earlier]);
+        }
+        let (mut pruned_nodes, mut full_nodes) = (0, 0);
+        for board in &boards {
             for threats in [Threats::Fours, Threats::FoursAndThrees] {
                 let solve = |prune_last: bool| {
                     let mut solver = ThreatSearch::new(None);
@@ -614,12 +631,30 @@ mod tests {
                     (plies, first, solver.nodes)
                 };
                 let (pruned, full) = (solve(true), solve(false));
-                assert_eq!((pruned.0, pruned.1), (full.0, full.1), "{line} {threats:?}");
+                let position = board.history().iter().map(|&c| Bits256::GEOMETRY.format_pos(c));
+                let position = position.collect::<Vec<_>>().join(",");
+                assert_eq!((pruned.0, pruned.1), (full.0, full.1), "{position} {threats:?}");
                 pruned_nodes += pruned.2;
                 full_nodes += full.2;
             }
         }
         assert!(pruned_nodes < full_nodes, "{pruned_nodes} vs {full_nodes}");
+    }
+
+    #[test]
+    fn against_renju_black_a_last_plain_four_wins_when_its_block_is_forbidden() {
+        // White g5 g6 g7, black g3 and g9: g4 and g8 both make a plain four. Black's block of
+        // g4 would be g8, an overline (d8 e8 f8 g8 h8 i8) and so forbidden: g4 wins with one
+        // attacking move; g8 does not (black blocks at g4).
+        let moves = "d8,g5,e8,g6,f8,g7,h8,a15,i8,o15,g3,a1,g9";
+        let mut board = Board::<Bits256>::from_notation(Rule::Renju, moves).expect("legal");
+        let g = Bits256::GEOMETRY;
+        let forbidden = board.forbidden_among(board.empty_cells());
+        assert_eq!(forbidden.iter().map(|c| g.format_pos(c)).collect::<Vec<_>>(), ["g8"]);
+        let mut first = None;
+        let plies =
+            ThreatSearch::new(None).solve(&mut board, Threats::Fours, 1, (1000, None), &mut first);
+        assert_eq!((plies, first.map(|c| g.format_pos(c))), (Some(3), Some("g4".to_string())));
     }
 
     #[test]
