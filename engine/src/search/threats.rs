@@ -186,9 +186,11 @@ pub(crate) struct ThreatSearch {
     /// The search's stop flag, if it has one.
     stop: Option<Arc<AtomicBool>>,
     threes: bool,
-    /// Whether the last attacking move is restricted to those that can still win (always,
-    /// except in the test that checks the restriction changes no result).
-    prune_last: bool,
+    /// Whether moves that provably lead nowhere are skipped: the last attacking move is
+    /// restricted to those that can still win, and a forced block that leaves the attacker
+    /// nothing is not played (always, except in the test that checks these change no
+    /// result).
+    prune: bool,
     table: ThreatTable,
 }
 
@@ -254,7 +256,7 @@ impl ThreatSearch {
             deadline: None,
             stop,
             threes: false,
-            prune_last: true,
+            prune: true,
             table: ThreatTable { entries: Vec::new() },
         }
     }
@@ -372,7 +374,7 @@ impl ThreatSearch {
         match counter.lowest() {
             None => {
                 attacking_moves(board, self.threes, &mut moves)?;
-                if depth == 1 && self.prune_last {
+                if depth == 1 && self.prune {
                     // The last attacking move must leave two fives at once (an open or a
                     // double four): a three or a plain four is answered and no threat is
                     // left to follow. Against renju black a plain four also wins if its block
@@ -444,6 +446,22 @@ impl ThreatSearch {
         } else {
             defences
         };
+        if self.prune && defences == fives && fives.count() == 1 {
+            // The block is forced. If the attacker has no attacking cell but the blocked one,
+            // the sequence ends: a defender's stone takes attacking cells away and never adds
+            // any, so the attacker's next turn has nothing to start from (see `attack`); and
+            // if the block makes a four of the defender's, the attacker's forced answer is
+            // not an attacking cell either (or it would be one now), so no five and no
+            // open-four point follows it. Not played.
+            let lines = board.lines();
+            let mut attacking = lines.threat_cells(attacker, ThreatKind::Four)?;
+            if self.threes {
+                attacking |= lines.threat_cells(attacker, ThreatKind::Three)?;
+            }
+            if (attacking & board.empty_cells()).without(fives).is_empty() {
+                return None;
+            }
+        }
         let mut longest = 0;
         for cell in defences.iter() {
             if self.exhausted() {
@@ -593,9 +611,10 @@ mod tests {
     }
 
     #[test]
-    fn restricting_the_last_attacking_move_changes_no_result() {
-        // The side to move attacking, VCF and VCT, six threats deep: the same win (plies and
-        // first move) or none, with fewer nodes. Positions: the tactics data (freestyle and
+    fn the_solver_prunings_change_no_result() {
+        // The side to move attacking, VCF and VCT, six threats deep, with and without the
+        // prunings (the last attacking move, blocks that leave nothing): the same win (plies
+        // and first move) or none, with fewer nodes. Positions: the tactics data (freestyle and
         // standard) and the first hundred renju positions, black to move and, one move
         // earlier, white (whose plain fours stay in: a forbidden block loses).
         let read = |name: &str| {
@@ -623,9 +642,9 @@ mod tests {
         let (mut pruned_nodes, mut full_nodes) = (0, 0);
         for board in &boards {
             for threats in [Threats::Fours, Threats::FoursAndThrees] {
-                let solve = |prune_last: bool| {
+                let solve = |prune: bool| {
                     let mut solver = ThreatSearch::new(None);
-                    solver.prune_last = prune_last;
+                    solver.prune = prune;
                     let (mut board, mut first) = (board.clone(), None);
                     let plies = solver.solve(&mut board, threats, 6, (1 << 40, None), &mut first);
                     (plies, first, solver.nodes)
