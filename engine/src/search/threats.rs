@@ -69,31 +69,24 @@ pub fn threat_value(patterns: &[Pattern; 4]) -> i64 {
 }
 
 /// If the opponent of the side to move threatens to make an open four (it has an open
-/// three), the moves worth searching among `candidates`: see [`three_defences`]. `None` when
-/// there is no such threat or the board keeps no patterns.
+/// three: open-four points, cells where it makes an open four or a one-line double four,
+/// among `candidates`), the defences among `candidates`: the blocks — the cells where the
+/// opponent could make a four, on a line of an open-four point within reach of it — and
+/// every cell where the side to move makes a four of its own (a counter-threat the opponent
+/// must answer). A stone anywhere else changes no open-four point's pattern, so the
+/// opponent's open four follows. `None` when there is no such threat or the board keeps no
+/// patterns.
 pub fn defences_against_three<B: Bitboard>(board: &Board<B>, candidates: B) -> Option<B> {
-    let them = board.side_to_move().opponent();
-    let open_fours = board.lines().threat_cells(them, ThreatKind::OpenFour)? & candidates;
-    if open_fours.is_empty() {
-        return None;
-    }
-    Some(three_defences(board, open_fours)? & candidates)
-}
-
-/// The defences of the side to move against the opponent's open threes, whose open-four
-/// points (empty cells where the opponent makes an open four or a one-line double four) are
-/// `open_fours`: the blocks — the cells where the opponent could make a four, on a line of
-/// an open-four point within reach of it — and every cell where the side to move makes a
-/// four of its own (a counter-threat the opponent must answer). A stone anywhere else changes
-/// no open-four point's pattern, so the opponent's open four follows. Includes occupied
-/// cells: callers intersect with the empty ones.
-fn three_defences<B: Bitboard>(board: &Board<B>, open_fours: B) -> Option<B> {
     let me = board.side_to_move();
     let them = me.opponent();
     let lines = board.lines();
+    let open_fours = lines.threat_cells(them, ThreatKind::OpenFour)? & candidates;
+    if open_fours.is_empty() {
+        return None;
+    }
     let blocks =
         lines.threat_cells(them, ThreatKind::Four)? & lines.open_four_reach(them, open_fours)?;
-    Some(blocks | lines.threat_cells(me, ThreatKind::Four)?)
+    Some((blocks | lines.threat_cells(me, ThreatKind::Four)?) & candidates)
 }
 
 /// Whether the side to move wins in five plies by two open threes at once: it has a cell
@@ -137,20 +130,20 @@ fn attacking_moves<B: Bitboard>(
     moves: &mut AttackList,
 ) -> Option<()> {
     let me = board.side_to_move();
-    for cell in attack_cells(board, threes)?.iter() {
+    for cell in attack_cells(board, me, threes)?.iter() {
         moves.push((threat_value(&board.lines().cell_patterns(cell, me)?), cell));
     }
     moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     Some(())
 }
 
-/// The empty cells where the side to move would make a four (or, with `threes`, an open
-/// three); `None` on boards without patterns.
-fn attack_cells<B: Bitboard>(board: &Board<B>, threes: bool) -> Option<B> {
-    let (me, lines) = (board.side_to_move(), board.lines());
-    let mut cells = lines.threat_cells(me, ThreatKind::Four)?;
+/// The empty cells where `color` would make a four (or, with `threes`, an open three);
+/// `None` on boards without patterns.
+fn attack_cells<B: Bitboard>(board: &Board<B>, color: Color, threes: bool) -> Option<B> {
+    let lines = board.lines();
+    let mut cells = lines.threat_cells(color, ThreatKind::Four)?;
     if threes {
-        cells |= lines.threat_cells(me, ThreatKind::Three)?;
+        cells |= lines.threat_cells(color, ThreatKind::Three)?;
     }
     Some(cells & board.empty_cells())
 }
@@ -331,7 +324,7 @@ impl ThreatSearch {
         // filling the table (a random memory access, mostly at the main search's leaves)
         // would cost more than knowing it.
         // (Without patterns, `attacking_moves` decides.)
-        let no_attack = attack_cells(board, self.threes).is_some_and(B::is_empty);
+        let no_attack = attack_cells(board, me, self.threes).is_some_and(B::is_empty);
         if no_attack && board.winning_cells(me.opponent()).is_empty() {
             return None;
         }
@@ -427,17 +420,9 @@ impl ThreatSearch {
         let defences = match fives.count() {
             // No four: only an open three can still be a threat (never in a VCF).
             0 if !self.threes => return None,
-            0 => {
-                // A three: its blocks and the defender's own fours (`three_defences`). No
-                // open-four point at all: not a threat.
-                let empty = board.empty_cells();
-                let open_fours =
-                    board.lines().threat_cells(attacker, ThreatKind::OpenFour)? & empty;
-                if open_fours.is_empty() {
-                    return None;
-                }
-                three_defences(board, open_fours)? & empty
-            }
+            // A three: its blocks and the defender's own fours. No open-four point at all:
+            // not a threat.
+            0 => defences_against_three(board, board.empty_cells())?,
             1 => fives,
             _ => return Some(2),
         };
@@ -453,12 +438,7 @@ impl ThreatSearch {
             // if the block makes a four of the defender's, the attacker's forced answer is
             // not an attacking cell either (or it would be one now), so no five and no
             // open-four point follows it. Not played.
-            let lines = board.lines();
-            let mut attacking = lines.threat_cells(attacker, ThreatKind::Four)?;
-            if self.threes {
-                attacking |= lines.threat_cells(attacker, ThreatKind::Three)?;
-            }
-            if (attacking & board.empty_cells()).without(fives).is_empty() {
+            if attack_cells(board, attacker, self.threes)?.without(fives).is_empty() {
                 return None;
             }
         }
