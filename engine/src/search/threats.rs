@@ -385,7 +385,7 @@ impl ThreatSearch {
             Some(block) if counter.count() == 1 => moves.push((0, block)),
             Some(_) => return None,
         }
-        for &(_, cell) in &moves {
+        for &(value, cell) in &moves {
             if self.exhausted() {
                 return None;
             }
@@ -393,6 +393,14 @@ impl ThreatSearch {
             if board.renju_black_to_move() && !board.forbidden_among(B::from_cell(cell)).is_empty()
             {
                 continue;
+            }
+            // An open four or a double four while the defender has no four standing (no five
+            // of its own to make): it cannot stop both fives. Known from the patterns, so the
+            // move is not played; `refute_all` would answer 2 plies at once.
+            if counter.is_empty() && (WINNING_FOUR_VALUE..FIVE_VALUE).contains(&value) {
+                debug_assert!(Self::leaves_two_fives(board, cell), "{cell:?} in {board:?}");
+                *first = Some(cell);
+                return Some(3);
             }
             let result = match board.play_unchecked(cell) {
                 Outcome::Win(_) => Some(1),
@@ -406,6 +414,18 @@ impl ThreatSearch {
             }
         }
         None
+    }
+
+    /// Whether playing `cell` leaves the side to move two fives to make and the opponent
+    /// none (the checker of the winning-four shortcut in [`ThreatSearch::attack_moves`]).
+    fn leaves_two_fives<B: Bitboard>(board: &mut Board<B>, cell: Cell) -> bool {
+        let me = board.side_to_move();
+        let ongoing = board.play_unchecked(cell) == Outcome::Ongoing;
+        let wins = ongoing
+            && board.winning_cells(me).count() >= 2
+            && board.winning_cells(me.opponent()).is_empty();
+        board.undo_unchecked();
+        wins
     }
 
     /// The defender to move after a threat: `Some(plies)` (counted from the defender's move)
