@@ -148,6 +148,23 @@ fn attack_cells<B: Bitboard>(board: &Board<B>, color: Color, threes: bool) -> Op
     Some(cells & board.empty_cells())
 }
 
+/// Whether `color` has a cell outside `except` where a last attacking move can win: a
+/// winning four (an open or a double four) — or, for white against renju black, any four
+/// (its block may be forbidden). `None` without patterns.
+fn last_move_wins_possible<B: Bitboard>(board: &Board<B>, color: Color, except: B) -> Option<bool> {
+    let fours = attack_cells(board, color, false)?.without(except);
+    if board.rule() == Rule::Renju && color == Color::White {
+        return Some(!fours.is_empty());
+    }
+    let lines = board.lines();
+    for cell in fours.iter() {
+        if threat_value(&lines.cell_patterns(cell, color)?) >= WINNING_FOUR_VALUE {
+            return Some(true);
+        }
+    }
+    Some(false)
+}
+
 /// Which threats the attacker may make.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) enum Threats {
@@ -462,6 +479,16 @@ impl ThreatSearch {
                 return None;
             }
         }
+        if self.prune && depth == 2 && !defences.is_empty() {
+            // The attacker's next move is its last, and only a winning four wins then (see
+            // `attack_moves`; a block of a counter-four too only if it is one). A defender's
+            // stone never makes one, so without one now no defence needs to be played. (Within
+            // a solve a position is always reached with the same depth left, so nothing is
+            // lost; only a longer win stored by an earlier, deeper solve can be missed.)
+            if !last_move_wins_possible(board, attacker, fives)? {
+                return None;
+            }
+        }
         let mut longest = 0;
         for cell in defences.iter() {
             if self.exhausted() {
@@ -674,6 +701,16 @@ mod tests {
         let plies =
             ThreatSearch::new(None).solve(&mut board, Threats::Fours, 1, (1000, None), &mut first);
         assert_eq!((plies, first.map(|c| g.format_pos(c))), (Some(3), Some("g4".to_string())));
+
+        // The same plain four as the last of two attacking moves (the defence before it is
+        // not skipped): white d7 e7 f7 (c7 black) and g5 g6; g7 makes a four on row 7 and
+        // g5 g6 g7; black must block at h7, then g4 wins as above.
+        let moves = "d8,g5,e8,g6,f8,d7,h8,e7,i8,f7,g3,a15,g9,o15,c7";
+        let mut board = Board::<Bits256>::from_notation(Rule::Renju, moves).expect("legal");
+        let mut first = None;
+        let plies =
+            ThreatSearch::new(None).solve(&mut board, Threats::Fours, 2, (1000, None), &mut first);
+        assert_eq!((plies, first.map(|c| g.format_pos(c))), (Some(5), Some("g7".to_string())));
     }
 
     #[test]
