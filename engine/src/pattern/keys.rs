@@ -354,16 +354,17 @@ impl LineKeys {
         self.pairs[cell.index()].map(|pair| pair_pattern(pair, color))
     }
 
-    /// The entry at `slot` changed from `old` to the one stored now, with other threat
-    /// kinds: toggles the cell in the threat-cell sets whose membership changed. A cell is
-    /// in a set if any of its four directions has the kind, so membership is the OR over
-    /// the row; the other three directions are the same before and after.
+    /// The entry at `slot` changes from `old` to `new`, with other threat kinds: toggles the
+    /// cell in the threat-cell sets whose membership changes. A cell is in a set if any of
+    /// its four directions has the kind, so membership is the OR over the row; the other
+    /// three directions are the same before and after. Called before the entry is written
+    /// (the row is read whole: reading it right after a narrow store to it would stall).
     #[inline(always)]
-    fn track_kinds(&mut self, slot: usize, old: PatternPair) {
+    fn track_kinds(&mut self, slot: usize, old: PatternPair, new: PatternPair) {
         let (row, d) = (slot >> 2 & (SLOTS - 1), slot & 3);
         let entries = self.pairs[row];
         let others = (0..4).fold(0, |acc, i| acc | if i == d { 0 } else { pair_kinds(entries[i]) });
-        let mut toggled = (others | pair_kinds(old)) ^ (others | pair_kinds(entries[d]));
+        let mut toggled = (others | pair_kinds(old)) ^ (others | pair_kinds(new));
         let (limb, bit) = (row >> 6, 1u64 << (row & 63));
         while toggled != 0 {
             let flag_index = toggled.trailing_zeros() as usize;
@@ -426,18 +427,26 @@ impl LineKeys {
         for (&(_, key), new_pair) in live[..n].iter().zip(&mut new_pairs) {
             *new_pair = self.table.pair(key);
         }
+        // The changes and the sum are gathered in locals and written once: pushing and
+        // adding to `self` in the loop makes every iteration wait on the last one's store.
+        let mut changes = [Change { slot: 0, old: 0 }; 4 * 2 * HALF];
+        let (mut changed, mut potential) = (0, 0);
         for (&(slot, _), &new_pair) in live[..n].iter().zip(&new_pairs) {
-            let old_pair =
-                std::mem::replace(&mut self.pairs.as_flattened_mut()[slot_index(slot)], new_pair);
+            let index = slot_index(slot);
+            let old_pair = self.pairs.as_flattened()[index];
             if old_pair == new_pair {
                 continue;
             }
-            self.changes.push(Change { slot, old: old_pair });
+            changes[changed] = Change { slot, old: old_pair };
+            changed += 1;
             if pair_kinds(old_pair) != pair_kinds(new_pair) {
-                self.track_kinds(slot_index(slot), old_pair);
+                self.track_kinds(index, old_pair, new_pair);
             }
-            self.potential += packed_potential(new_pair) - packed_potential(old_pair);
+            self.pairs.as_flattened_mut()[index] = new_pair;
+            potential += packed_potential(new_pair) - packed_potential(old_pair);
         }
+        self.changes.extend_from_slice(&changes[..changed]);
+        self.potential += potential;
     }
 
     /// Takes `cell`'s `code` out of every key that sees it and puts back the pattern pairs
@@ -448,14 +457,16 @@ impl LineKeys {
         for &Seer { slot, weight } in SEERS.of(cell) {
             keys[slot_index(slot)] -= code * weight;
         }
-        while self.changes.len() > changes_start {
-            let Change { slot, old } = self.changes.pop().expect("non-empty");
+        for i in (changes_start..self.changes.len()).rev() {
+            let Change { slot, old } = self.changes[i];
             let slot = slot_index(slot);
-            let current = std::mem::replace(&mut self.pairs.as_flattened_mut()[slot], old);
+            let current = self.pairs.as_flattened()[slot];
             if pair_kinds(current) != pair_kinds(old) {
-                self.track_kinds(slot, current);
+                self.track_kinds(slot, current, old);
             }
+            self.pairs.as_flattened_mut()[slot] = old;
         }
+        self.changes.truncate(changes_start);
     }
 
     /// A copy for scratch work that places and removes its own stones only: the undo
