@@ -601,7 +601,8 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         }
 
         // 7. Moves.
-        let (mut moves, child_depth) = if threats.is_empty() {
+        let mut moves = MovePicker::new();
+        let child_depth = if threats.is_empty() {
             let mut candidates = movegen::candidates(&self.board).without(excluded);
             // An opponent open three: only its defences and our own fours.
             if let Some(defences) = threats::defences_against_three(&self.board, candidates)
@@ -616,10 +617,12 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             {
                 candidates &= safe;
             }
-            (self.ordering.picker(candidates, ply, tt_move), depth - 1)
+            self.ordering.stage(&mut moves, candidates, ply, tt_move);
+            depth - 1
         } else {
             // The single block, searched without spending depth.
-            (MovePicker::in_cell_order(threats.without(excluded)), depth)
+            moves.add_in_cell_order(threats.without(excluded));
+            depth
         };
 
         // 8. PVS loop.

@@ -53,10 +53,22 @@ fn unpack_cell(packed: i64) -> Cell {
 }
 
 impl<B: Bitboard> MovePicker<B> {
-    /// The moves of `cells` in increasing cell order.
-    pub(crate) fn in_cell_order(cells: B) -> MovePicker<B> {
-        let keyed = cells.iter().map(|c| pack(0, c)).collect();
-        MovePicker { staged: ArrayVec::new(), unscored: B::EMPTY, keyed, next: 0, sorted: true }
+    /// A picker with no moves yet (see [`MovePicker::add_in_cell_order`] and
+    /// [`Ordering::stage`]). Pickers are filled where they live: moving one copies 2 KiB.
+    pub(crate) fn new() -> MovePicker<B> {
+        MovePicker {
+            staged: ArrayVec::new(),
+            unscored: B::EMPTY,
+            keyed: ArrayVec::new(),
+            next: 0,
+            sorted: false,
+        }
+    }
+
+    /// Adds the moves of `cells`, to be picked in increasing cell order (to an empty picker).
+    pub(crate) fn add_in_cell_order(&mut self, cells: B) {
+        self.keyed.extend(cells.iter().map(|c| pack(0, c)));
+        self.sorted = true;
     }
 
     /// The next move, or `None` when all are out. `board` must be the position the picker
@@ -134,27 +146,29 @@ impl Ordering {
         ply: usize,
         tt_move: Option<Cell>,
     ) -> MoveList {
-        let mut picker = self.picker(moves, ply, tt_move);
+        let mut picker = MovePicker::new();
+        self.stage(&mut picker, moves, ply, tt_move);
         std::iter::from_fn(|| picker.next(board, self)).collect()
     }
 
-    /// `moves` to be picked best first (see [`MovePicker`]) for the side to move at `ply`.
-    pub(crate) fn picker<B: Bitboard>(
+    /// Puts `moves` into the empty `picker`, to be picked best first (see [`MovePicker`])
+    /// for the side to move at `ply`.
+    pub(crate) fn stage<B: Bitboard>(
         &self,
+        picker: &mut MovePicker<B>,
         moves: B,
         ply: usize,
         tt_move: Option<Cell>,
-    ) -> MovePicker<B> {
+    ) {
         let [killer, second] = self.killers[ply];
-        let mut staged = ArrayVec::new();
         let mut unscored = moves;
         for cell in [tt_move, killer, second].into_iter().flatten() {
             if unscored.contains(cell) {
-                staged.push(cell);
+                picker.staged.push(cell);
                 unscored = unscored.without(B::from_cell(cell));
             }
         }
-        MovePicker { staged, unscored, keyed: ArrayVec::new(), next: 0, sorted: false }
+        picker.unscored = unscored;
     }
 }
 
@@ -204,13 +218,8 @@ mod tests {
             let keyed = moves.iter().map(|&(key, cell)| pack(key, cell)).collect();
             let mut expected = moves.clone();
             expected.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-            let mut picker = MovePicker {
-                staged: ArrayVec::new(),
-                unscored: Bits256::EMPTY,
-                keyed,
-                next: 0,
-                sorted: false,
-            };
+            let mut picker = MovePicker::<Bits256>::new();
+            picker.keyed = keyed;
             let picked: Vec<Cell> = std::iter::from_fn(|| picker.next(&board, &ordering)).collect();
             assert_eq!(picked, expected.iter().map(|&(_, c)| c).collect::<Vec<_>>(), "{len}");
         }
