@@ -15,6 +15,7 @@ use crate::geometry::Cell;
 use crate::pattern::Pattern;
 use crate::pattern::keys::{LineState, PATTERN_POTENTIAL, ThreatKind};
 use crate::rules::Rule;
+use crate::search::ordering::{pack, unpack_cell, unpack_key};
 
 /// Threat class scores of a cell for one side (see [`threat_value`]).
 pub const FIVE_VALUE: i64 = 1 << 30;
@@ -118,7 +119,9 @@ pub fn double_three_wins<B: Bitboard>(board: &Board<B>) -> bool {
 }
 
 /// A list of attacking moves with their threat values.
-type AttackList = arrayvec::ArrayVec<(i64, Cell), 256>;
+/// (Each packed into one integer as in the move picker, see [`pack`]: the sort compares
+/// plain integers.)
+type AttackList = arrayvec::ArrayVec<i64, 256>;
 
 /// Fills `moves` with the side to move's attacking moves near its stones, strongest first
 /// (ties by cell): every cell where it makes a four and, with `threes`, an open three.
@@ -131,9 +134,9 @@ fn attacking_moves<B: Bitboard>(
 ) -> Option<()> {
     let me = board.side_to_move();
     for cell in attack_cells(board, me, threes)?.iter() {
-        moves.push((threat_value(&board.lines().cell_patterns(cell, me)?), cell));
+        moves.push(pack(threat_value(&board.lines().cell_patterns(cell, me)?), cell));
     }
-    moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    moves.sort_unstable_by(|a, b| b.cmp(a));
     Some(())
 }
 
@@ -394,15 +397,16 @@ impl ThreatSearch {
                     } else {
                         B::EMPTY
                     };
-                    moves.retain(|&mut (value, cell)| {
+                    moves.retain(|&mut packed| {
+                        let (value, cell) = (unpack_key(packed), unpack_cell(packed));
                         value >= WINNING_FOUR_VALUE || fours.contains(cell)
                     });
                 }
             }
-            Some(block) if counter.count() == 1 => moves.push((0, block)),
+            Some(block) if counter.count() == 1 => moves.push(pack(0, block)),
             Some(_) => return None,
         }
-        for &(value, cell) in &moves {
+        for (value, cell) in moves.iter().map(|&packed| (unpack_key(packed), unpack_cell(packed))) {
             if self.exhausted() {
                 return None;
             }
