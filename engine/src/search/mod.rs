@@ -342,7 +342,8 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     }
 
     /// A legal move to play if no iteration completes: a win now, else the block of the
-    /// opponent's threat, else the first candidate in the static ordering.
+    /// opponent's threat, else the first of the root's candidates (see
+    /// [`Searcher::candidates`]) in the static ordering.
     fn fallback_move(&self) -> Cell {
         let color = self.board.side_to_move();
         let own_wins = self.board.winning_cells(color);
@@ -351,10 +352,30 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             .lowest()
             .or_else(|| threats.lowest())
             .or_else(|| {
-                let candidates = movegen::candidates(&self.board);
+                let candidates = self.candidates(B::EMPTY, true);
                 self.ordering.order(&self.board, candidates, 0, None).first().copied()
             })
             .expect("an undecided board has an empty cell")
+    }
+
+    /// The moves searched in a position without a five to block, but `excluded`: the
+    /// candidates near the stones; against an open three only its defences and our own
+    /// fours; and at the `root` only those that survive the opponent's threat sequences
+    /// (the defence filter), unless none does.
+    fn candidates(&self, excluded: B, root: bool) -> B {
+        let mut candidates = movegen::candidates(&self.board).without(excluded);
+        if let Some(defences) = threats::defences_against_three(&self.board, candidates)
+            && !defences.is_empty()
+        {
+            candidates = defences;
+        }
+        if root
+            && let Some(safe) = self.root_moves
+            && !(candidates & safe).is_empty()
+        {
+            candidates &= safe;
+        }
+        candidates
     }
 
     /// One iteration: the root searched once per line, each time without the root moves of
@@ -603,20 +624,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         // 7. Moves.
         let mut moves = MovePicker::new();
         let child_depth = if threats.is_empty() {
-            let mut candidates = movegen::candidates(&self.board).without(excluded);
-            // An opponent open three: only its defences and our own fours.
-            if let Some(defences) = threats::defences_against_three(&self.board, candidates)
-                && !defences.is_empty()
-            {
-                candidates = defences;
-            }
-            // At the root, only the moves that survive the opponent's threat sequences.
-            if root
-                && let Some(safe) = self.root_moves
-                && !(candidates & safe).is_empty()
-            {
-                candidates &= safe;
-            }
+            let candidates = self.candidates(excluded, root);
             self.ordering.stage(&mut moves, candidates, ply, tt_move);
             depth - 1
         } else {
@@ -712,5 +720,33 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             self.tt.store(key, entry);
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::Bits256;
+    use crate::rules::Rule;
+
+    /// A search stopped before its first iteration completes plays its fallback move, which
+    /// must be one the defence filter keeps. Standard f7,i6,f10,g6,g8,i7,f9, black to move:
+    /// the first candidate of the static ordering, f8, is refuted by a white threat sequence.
+    #[test]
+    fn the_fallback_move_is_one_the_defence_filter_keeps() {
+        let moves = "f7,i6,f10,g6,g8,i7,f9";
+        let board = Board::<Bits256>::from_notation(Rule::Standard, moves).expect("legal");
+        let mut tt = TranspositionTable::with_bytes(1 << 20);
+        let mut searcher = Searcher::new(board.clone(), &mut tt, SearchLimits::default());
+        let safe = searcher.safe_root_moves().expect("white threatens");
+        let candidates = movegen::candidates(&board);
+        let first = searcher.ordering.order(&board, candidates, 0, None)[0];
+        assert!(!safe.contains(first), "f8 is refuted");
+
+        let limits = SearchLimits { nodes: Some(1), ..SearchLimits::default() };
+        let mut tt = TranspositionTable::with_bytes(1 << 20);
+        let result = search(&board, &mut tt, limits, &mut |_| {});
+        assert!(result.lines.is_empty(), "no iteration completes in one node");
+        assert!(safe.contains(result.best_move.expect("a move")));
     }
 }
