@@ -25,12 +25,14 @@ fn opponent_move(rng: &mut SplitMix64, occupied: &[(usize, usize)]) -> (usize, u
     }
 }
 
-/// Plays `moves` engine moves, restarting games as needed; returns the worst time from
-/// command to answer. `clock_ms`: a game clock the manager counts down (time_left).
-fn worst_answer_time(turn_ms: u64, moves: usize, clock_ms: Option<u64>) -> Duration {
+/// Plays `moves` engine moves under protocol rule `rule`, restarting games as needed;
+/// returns the worst time from command to answer. `clock_ms`: a game clock the manager
+/// counts down (time_left). The first move is asked for at once after `START` and `INFO`.
+fn worst_answer_time(rule: u32, turn_ms: u64, moves: usize, clock_ms: Option<u64>) -> Duration {
     let mut rng = SplitMix64::new(turn_ms);
     let mut e = Engine::start();
     assert_eq!(e.ask("START 15"), "OK");
+    e.send(&format!("INFO rule {rule}"));
     e.send(&format!("INFO timeout_turn {turn_ms}"));
     e.send("INFO messages 0");
     if let Some(clock) = clock_ms {
@@ -72,19 +74,36 @@ fn worst_answer_time(turn_ms: u64, moves: usize, clock_ms: Option<u64>) -> Durat
     worst
 }
 
+/// The tests here measure wall-clock answers: they run one at a time (on two cores a
+/// second engine searching beside one doubles its answer times).
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn no_move_is_late_under_a_fake_manager() {
-    let worst = worst_answer_time(100, 200, None);
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let worst = worst_answer_time(0, 100, 200, None);
     println!("timeout_turn 100: worst {worst:?}");
     assert!(worst < Duration::from_millis(100), "worst answer {worst:?}");
 
     // A small game clock: the engine must spread it over the game.
-    let worst = worst_answer_time(10_000, 60, Some(3_000));
+    let worst = worst_answer_time(0, 10_000, 60, Some(3_000));
     println!("time_left 3000: worst {worst:?}");
     assert!(worst < Duration::from_millis(500), "worst answer {worst:?}");
 
     // timeout_turn 0: answer at once.
-    let worst = worst_answer_time(0, 20, None);
+    let worst = worst_answer_time(0, 0, 20, None);
     println!("timeout_turn 0: worst {worst:?}");
     assert!(worst < Duration::from_millis(50), "worst answer {worst:?}");
+}
+
+#[test]
+fn the_first_move_under_each_rule_is_on_time() {
+    // Each rule's pattern table used to be built at its first move, inside the turn time
+    // (a first renju move at timeout_turn 50 took 121 ms). Standard, renju, caro.
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    for rule in [1, 4, 8] {
+        let worst = worst_answer_time(rule, 50, 6, None);
+        println!("rule {rule}, timeout_turn 50: worst {worst:?}");
+        assert!(worst < Duration::from_millis(50), "rule {rule}: worst answer {worst:?}");
+    }
 }

@@ -398,6 +398,10 @@ impl Session {
         purpose: Purpose,
         change: impl FnOnce(&mut Game) -> Result<(), String>,
     ) -> Reaction {
+        // The manager's clock runs from the command: whatever is done before the search
+        // (replaying the game under a new rule, building a pattern table) comes out of the
+        // search's time.
+        let received = Instant::now();
         if self.game.is_none() {
             return Reaction::Reply(vec![no_game()]);
         }
@@ -414,10 +418,12 @@ impl Session {
             )]);
         }
         self.game = Some(game);
-        self.think(purpose)
+        self.think(purpose, received)
     }
 
-    fn think(&mut self, purpose: Purpose) -> Reaction {
+    /// Starts the search for `purpose`, within the time left of the move's budget counted
+    /// from `received`, when the request came in.
+    fn think(&mut self, purpose: Purpose, received: Instant) -> Reaction {
         let game = self.game.clone().expect("a game is running");
         // Zobrist keys are shared by bit index across sizes and results differ by rule, so a
         // table is reused only for the same size and rule, and only at the wanted size.
@@ -437,17 +443,17 @@ impl Session {
         let limits = SearchLimits {
             depth: self.settings.max_depth,
             nodes: self.settings.max_nodes,
-            time: (budget != std::time::Duration::MAX).then_some(budget),
+            time: (budget != std::time::Duration::MAX)
+                .then(|| budget.saturating_sub(received.elapsed())),
             stop: None,
         };
-        let started = Instant::now();
         Reaction::Think(Box::new(SearchJob {
             game,
             limits,
             tt,
             purpose,
             messages: self.settings.messages,
-            started,
+            started: received,
         }))
     }
 
@@ -550,6 +556,7 @@ impl Session {
     }
 
     fn swap2(&mut self, points: Vec<Point>) -> Reaction {
+        let received = Instant::now();
         let Some(game) = &self.game else { return Reaction::Reply(vec![no_game()]) };
         if let Err(e) = self.settings.rule() {
             return Reaction::Reply(vec![Response::Error(e)]);
@@ -584,7 +591,7 @@ impl Session {
             )]);
         }
         self.game = Some(fresh);
-        self.think(Purpose::Swap2(points.len()))
+        self.think(Purpose::Swap2(points.len()), received)
     }
 
     fn perft(&self, depth: u32) -> Vec<Response> {
