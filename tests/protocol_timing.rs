@@ -98,12 +98,14 @@ fn no_move_is_late_under_a_fake_manager() {
 
 #[test]
 fn the_first_move_under_each_rule_is_on_time() {
-    // Each rule's pattern table used to be built at its first move, inside the turn time
-    // (a first renju move at timeout_turn 50 took 121 ms). Standard, renju, caro.
+    // Each rule's pattern table used to be built at its first move, before the search
+    // started its clock: the first standard move at timeout_turn 100 took 115 ms (test
+    // build) and a first renju move at timeout_turn 50 121 ms (release). Standard, renju,
+    // caro.
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     for rule in [1, 4, 8] {
-        let worst = worst_answer_time(rule, 50, 6, None);
-        println!("rule {rule}, timeout_turn 50: worst {worst:?}");
-        assert!(worst < Duration::from_millis(50), "rule {rule}: worst answer {worst:?}");
+        let worst = worst_answer_time(rule, 100, 6, None);
+        println!("rule {rule}, timeout_turn 100: worst {worst:?}");
+        assert!(worst < Duration::from_millis(100), "rule {rule}: worst answer {worst:?}");
     }
 }
