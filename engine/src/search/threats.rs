@@ -151,16 +151,25 @@ fn attack_cells<B: Bitboard>(board: &Board<B>, color: Color, threes: bool) -> Op
     Some(cells & board.empty_cells())
 }
 
-/// Whether `color` has a cell outside `except` where a last attacking move can win: a
-/// winning four (an open or a double four) — or, for white against renju black, any four
-/// (its block may be forbidden). `None` without patterns.
-fn last_move_wins_possible<B: Bitboard>(board: &Board<B>, color: Color, except: B) -> Option<bool> {
-    let fours = attack_cells(board, color, false)?.without(except);
+/// The empty cells where a plain four of `color` can win as its last attacking move: all
+/// its fours for white against renju black (the block may be forbidden), else none (a last
+/// move must be a winning four, an open or a double four). `None` without patterns.
+fn plain_last_fours<B: Bitboard>(board: &Board<B>, color: Color) -> Option<B> {
     if board.rule() == Rule::Renju && color == Color::White {
-        return Some(!fours.is_empty());
+        attack_cells(board, color, false)
+    } else {
+        Some(B::EMPTY)
+    }
+}
+
+/// Whether `color` has a cell outside `except` where a last attacking move can win: a
+/// winning four, or one of its [`plain_last_fours`]. `None` without patterns.
+fn last_move_wins_possible<B: Bitboard>(board: &Board<B>, color: Color, except: B) -> Option<bool> {
+    if !plain_last_fours(board, color)?.without(except).is_empty() {
+        return Some(true);
     }
     let lines = board.lines();
-    for cell in fours.iter() {
+    for cell in attack_cells(board, color, false)?.without(except).iter() {
         if threat_value(&lines.cell_patterns(cell, color)?) >= WINNING_FOUR_VALUE {
             return Some(true);
         }
@@ -390,13 +399,8 @@ impl ThreatSearch {
                 if depth == 1 && self.prune {
                     // The last attacking move must leave two fives at once (an open or a
                     // double four): a three or a plain four is answered and no threat is
-                    // left to follow. Against renju black a plain four also wins if its block
-                    // is forbidden.
-                    let fours = if board.rule() == Rule::Renju && me == Color::White {
-                        board.lines().threat_cells(me, ThreatKind::Four)?
-                    } else {
-                        B::EMPTY
-                    };
+                    // left to follow — unless its block is forbidden (`plain_last_fours`).
+                    let fours = plain_last_fours(board, me)?;
                     moves.retain(|&mut packed| {
                         let (value, cell) = (unpack_key(packed), unpack_cell(packed));
                         value >= WINNING_FOUR_VALUE || fours.contains(cell)
