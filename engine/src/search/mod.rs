@@ -652,6 +652,10 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                 continue;
             }
             self.pv_len[ply + 1] = ply + 1;
+            if child_depth <= 0 {
+                // The child is a leaf whose VCF starts with a probe of the solver's table.
+                self.threat.prefetch_leaf(self.board.hash_after(cell));
+            }
             let score = match self.make(cell) {
                 Outcome::Win(_) => win_in(ply + 1),
                 Outcome::Draw => 0,

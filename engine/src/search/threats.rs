@@ -313,6 +313,12 @@ impl ThreatSearch {
         None
     }
 
+    /// See [`crate::prefetch`]: the table slot a leaf VCF of the position with Zobrist hash
+    /// `hash` probes first starts loading now (nothing before the first solve).
+    pub(crate) fn prefetch_leaf(&self, hash: u64) {
+        self.table.prefetch(hash ^ VCF_SALT);
+    }
+
     /// The table key of a position with Zobrist hash `hash` (VCF and VCT results apart).
     fn table_key(&self, hash: u64) -> u64 {
         hash ^ if self.threes { 0 } else { VCF_SALT }
