@@ -467,15 +467,22 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         }
     }
 
+    /// Plays `cell` in the search; `leaf_child`: the child will be a leaf (searched with
+    /// depth 0 or less).
     #[inline]
-    fn make(&mut self, cell: Cell) -> Outcome {
+    fn make(&mut self, cell: Cell, leaf_child: bool) -> Outcome {
         if let Some(&top) = self.sym.last() {
             let mut next = top;
             next.toggle::<B>(self.board.side_to_move(), cell);
             self.sym.push(next);
         } else {
-            // 15×15: the child's table key is its hash; its bucket loads during the make.
-            self.tt.prefetch(self.board.hash_after(cell));
+            // 15×15: the child's table key is its hash; its bucket loads during the make, and
+            // so does, for a leaf, the solver's slot that its VCF probes first.
+            let hash = self.board.hash_after(cell);
+            self.tt.prefetch(hash);
+            if leaf_child {
+                self.threat.prefetch_leaf(hash);
+            }
         }
         let outcome = self.board.play_unchecked(cell);
         debug_assert!(self.sym.last().is_none_or(|s| *s == SymmetricHash::from_board(&self.board)));
@@ -652,11 +659,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                 continue;
             }
             self.pv_len[ply + 1] = ply + 1;
-            if child_depth <= 0 {
-                // The child is a leaf whose VCF starts with a probe of the solver's table.
-                self.threat.prefetch_leaf(self.board.hash_after(cell));
-            }
-            let score = match self.make(cell) {
+            let score = match self.make(cell, child_depth <= 0) {
                 Outcome::Win(_) => win_in(ply + 1),
                 Outcome::Draw => 0,
                 Outcome::Ongoing if i == 0 => -self.pvs(child_depth, ply + 1, -beta, -alpha),

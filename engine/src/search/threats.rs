@@ -165,11 +165,12 @@ fn plain_last_fours<B: Bitboard>(board: &Board<B>, color: Color) -> Option<B> {
 /// Whether `color` has a cell outside `except` where a last attacking move can win: a
 /// winning four, or one of its [`plain_last_fours`]. `None` without patterns.
 fn last_move_wins_possible<B: Bitboard>(board: &Board<B>, color: Color, except: B) -> Option<bool> {
-    if !plain_last_fours(board, color)?.without(except).is_empty() {
+    let fours = attack_cells(board, color, false)?.without(except);
+    if !(fours & plain_last_fours(board, color)?).is_empty() {
         return Some(true);
     }
     let lines = board.lines();
-    for cell in attack_cells(board, color, false)?.without(except).iter() {
+    for cell in fours.iter() {
         if threat_value(&lines.cell_patterns(cell, color)?) >= WINNING_FOUR_VALUE {
             return Some(true);
         }
@@ -209,9 +210,9 @@ pub(crate) struct ThreatSearch {
     stop: Option<Arc<AtomicBool>>,
     threes: bool,
     /// Whether moves that provably lead nowhere are skipped: the last attacking move is
-    /// restricted to those that can still win, and a forced block that leaves the attacker
-    /// nothing is not played (always, except in the test that checks these change no
-    /// result).
+    /// restricted to those that can still win, the defences before it are not played when
+    /// none can, and a forced block that leaves the attacker nothing is not played (always,
+    /// except in the test that checks these change no result).
     prune: bool,
     table: ThreatTable,
 }
@@ -654,10 +655,11 @@ mod tests {
     #[test]
     fn the_solver_prunings_change_no_result() {
         // The side to move attacking, VCF and VCT, six threats deep, with and without the
-        // prunings (the last attacking move, blocks that leave nothing): the same win (plies
-        // and first move) or none, with fewer nodes. Positions: the tactics data (freestyle and
-        // standard) and the first hundred renju positions, black to move and, one move
-        // earlier, white (whose plain fours stay in: a forbidden block loses).
+        // prunings (the last attacking move, the defences before it, blocks that leave
+        // nothing): the same win (plies and first move) or none, with fewer nodes. Positions:
+        // the tactics data (freestyle and standard) and the first hundred renju positions,
+        // black to move and, one move earlier, white (whose plain fours stay in: a forbidden
+        // block loses).
         let read = |name: &str| {
             let path = format!("{}/../../shared/data/{name}", env!("CARGO_MANIFEST_DIR"));
             std::fs::read_to_string(path).expect("the shared data")
