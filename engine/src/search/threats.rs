@@ -140,6 +140,33 @@ fn attacking_moves<B: Bitboard>(
     Some(())
 }
 
+/// Fills `list` with `defences` (cells for the side to move, the defender), the most
+/// promising first: by the defender's [`threat_value`] counted twice plus the attacker's (ties
+/// by cell). One refuting defence spares all the others, and the defences that build the
+/// defender's own threats while taking the attacker's best cells refute most often.
+/// (Measured on the tactics set: this order halves the solver's nodes against cell order;
+/// the attacker's value alone or counted twice does not.) `None` without patterns.
+fn defences_in_order<B: Bitboard>(
+    board: &Board<B>,
+    defences: B,
+    list: &mut AttackList,
+) -> Option<()> {
+    if defences.count() == 1 {
+        // A forced block (every defence in a VCF): nothing to order.
+        list.extend(defences.iter().map(|cell| pack(0, cell)));
+        return Some(());
+    }
+    let defender = board.side_to_move();
+    let lines = board.lines();
+    for cell in defences.iter() {
+        let value = 2 * threat_value(&lines.cell_patterns(cell, defender)?)
+            + threat_value(&lines.cell_patterns(cell, defender.opponent())?);
+        list.push(pack(value, cell));
+    }
+    list.sort_unstable_by(|a, b| b.cmp(a));
+    Some(())
+}
+
 /// The empty cells where `color` would make a four (or, with `threes`, an open three);
 /// `None` on boards without patterns.
 fn attack_cells<B: Bitboard>(board: &Board<B>, color: Color, threes: bool) -> Option<B> {
@@ -504,8 +531,10 @@ impl ThreatSearch {
                 return None;
             }
         }
+        let mut ordered = AttackList::new();
+        defences_in_order(board, defences, &mut ordered)?;
         let mut longest = 0;
-        for cell in defences.iter() {
+        for cell in ordered.iter().map(|&packed| unpack_cell(packed)) {
             if self.exhausted() {
                 return None;
             }
@@ -652,14 +681,9 @@ mod tests {
         assert!(!every_reply_loses(Rule::Standard, &format!("{position},a1")));
     }
 
-    #[test]
-    fn the_solver_prunings_change_no_result() {
-        // The side to move attacking, VCF and VCT, six threats deep, with and without the
-        // prunings (the last attacking move, the defences before it, blocks that leave
-        // nothing): the same win (plies and first move) or none, with fewer nodes. Positions:
-        // the tactics data (freestyle and standard) and the first hundred renju positions,
-        // black to move and, one move earlier, white (whose plain fours stay in: a forbidden
-        // block loses).
+    /// The positions of the shared data: the tactics (freestyle and standard) and the first
+    /// hundred renju positions, black to move and, one move earlier, white.
+    fn data_boards() -> Vec<Board<Bits256>> {
         let read = |name: &str| {
             let path = format!("{}/../../shared/data/{name}", env!("CARGO_MANIFEST_DIR"));
             std::fs::read_to_string(path).expect("the shared data")
@@ -682,6 +706,17 @@ mod tests {
             earlier.undo();
             boards.extend([board, earlier]);
         }
+        boards
+    }
+
+    #[test]
+    fn the_solver_prunings_change_no_result() {
+        // The side to move attacking, VCF and VCT, six threats deep, with and without the
+        // prunings (the last attacking move, the defences before it, blocks that leave
+        // nothing): the same win (plies and first move) or none, with fewer nodes, on every
+        // position of the shared data (renju white's plain fours stay in: a forbidden block
+        // loses).
+        let boards = data_boards();
         let (mut pruned_nodes, mut full_nodes) = (0, 0);
         for board in &boards {
             for threats in [Threats::Fours, Threats::FoursAndThrees] {
@@ -701,6 +736,36 @@ mod tests {
             }
         }
         assert!(pruned_nodes < full_nodes, "{pruned_nodes} vs {full_nodes}");
+    }
+
+    #[test]
+    fn the_defences_are_ordered_by_value_and_none_is_lost() {
+        // Every data position where the side to move faces an open three with several
+        // defences: the ordered list holds each defence once, and the order key (the
+        // defender's threat value counted twice plus the attacker's, counted directly here)
+        // never rises along it.
+        let mut checked = 0;
+        for board in data_boards() {
+            let Some(defences) = defences_against_three(&board, board.empty_cells()) else {
+                continue;
+            };
+            if defences.count() < 2 {
+                continue;
+            }
+            let mut list = AttackList::new();
+            defences_in_order(&board, defences, &mut list).expect("patterns");
+            let cells: Vec<Cell> = list.iter().map(|&packed| unpack_cell(packed)).collect();
+            let listed = cells.iter().fold(Bits256::EMPTY, |set, &cell| set.with(cell));
+            assert_eq!((cells.len(), listed), (defences.count() as usize, defences));
+            let me = board.side_to_move();
+            let value = |cell, color| {
+                slow_threat_value(&board.lines().cell_patterns(cell, color).expect("patterns"))
+            };
+            let key = |&cell: &Cell| 2 * value(cell, me) + value(cell, me.opponent());
+            assert!(cells.windows(2).all(|pair| key(&pair[0]) >= key(&pair[1])), "{board:?}");
+            checked += 1;
+        }
+        assert!(checked >= 100, "only {checked} positions with several defences");
     }
 
     #[test]
