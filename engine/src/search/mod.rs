@@ -81,6 +81,11 @@ pub const LEAF_VCF_FOURS: u32 = 6;
 pub const ROOT_VCT_NODES: u64 = 300_000;
 /// VCT nodes allowed per root move when checking the opponent's threats after it.
 pub const DEFENCE_VCT_NODES: u64 = 20_000;
+/// The most root moves the defence filter searches again with more nodes (see
+/// `Searcher::safe_root_moves`) ...
+pub const DEFENCE_DEEPER_MOVES: usize = 4;
+/// ... and the most VCT nodes one of them may get.
+pub const DEFENCE_VCT_MAX_NODES: u64 = 1_280_000;
 /// Threats (fours and threes) a VCT may chain.
 pub const VCT_THREATS: u32 = 12;
 /// Share of the time budget the root threat searches may use before the main search.
@@ -301,6 +306,13 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     /// 15×15: if the opponent has an open three or better somewhere, the root moves after
     /// which it has no winning threat sequence (VCT), as far as the solver can tell within its
     /// budget; `None` when there is no such threat, nothing is safe, or time is short.
+    ///
+    /// Every candidate gets [`DEFENCE_VCT_NODES`]. If that refutes some but leaves a few
+    /// (two to [`DEFENCE_DEEPER_MOVES`]), the opponent has real threats and a longer solve may
+    /// refute more: the survivors are searched again with four times the nodes, up to
+    /// [`DEFENCE_VCT_MAX_NODES`], while two or more survive. A pass that refutes them all
+    /// changes nothing (every move loses to some threat sequence; the main search chooses
+    /// among the last survivors).
     fn safe_root_moves(&mut self) -> Option<B> {
         let me = self.board.side_to_move();
         let them = me.opponent();
@@ -315,30 +327,57 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             return None;
         }
         let ordered = self.ordering.order(&self.board, candidates, 0, None);
-        let deadline = self.check.deadline_at(THREAT_TIME_FRACTION);
         let mut safe = B::EMPTY;
         for &cell in &ordered {
             if self.check.spent(THREAT_TIME_FRACTION) {
                 // Out of time: keep what was proven safe, or give up the filter.
                 return (!safe.is_empty()).then_some(safe);
             }
-            let refuted = match self.board.play_unchecked(cell) {
-                Outcome::Ongoing => {
-                    let mut first = None;
-                    let threats = Threats::FoursAndThrees;
-                    let budget = (DEFENCE_VCT_NODES, deadline);
-                    self.threat
-                        .solve(&mut self.board, threats, VCT_THREATS, budget, &mut first)
-                        .is_some()
-                }
-                _ => false,
-            };
-            self.board.undo_unchecked();
-            if !refuted {
+            if !self.opponent_wins_after(cell, DEFENCE_VCT_NODES) {
                 safe = safe.with(cell);
             }
         }
+        let mut nodes = DEFENCE_VCT_NODES;
+        let survivors = |safe: B| safe.count() as usize;
+        while (2..=DEFENCE_DEEPER_MOVES.min(ordered.len().saturating_sub(1)))
+            .contains(&survivors(safe))
+            && nodes < DEFENCE_VCT_MAX_NODES
+            && !self.check.spent(THREAT_TIME_FRACTION)
+        {
+            nodes *= 4;
+            let mut still_safe = safe;
+            for cell in safe.iter() {
+                if self.check.spent(THREAT_TIME_FRACTION) {
+                    break;
+                }
+                if self.opponent_wins_after(cell, nodes) {
+                    still_safe = still_safe.without(B::from_cell(cell));
+                }
+            }
+            if still_safe.is_empty() {
+                break;
+            }
+            safe = still_safe;
+        }
         (!safe.is_empty()).then_some(safe)
+    }
+
+    /// Whether the opponent's VCT, with `nodes` and the root threat searches' deadline, wins
+    /// after the side to move plays `cell` (see [`Searcher::safe_root_moves`]).
+    fn opponent_wins_after(&mut self, cell: Cell, nodes: u64) -> bool {
+        let refuted = match self.board.play_unchecked(cell) {
+            Outcome::Ongoing => {
+                let mut first = None;
+                let budget = (nodes, self.check.deadline_at(THREAT_TIME_FRACTION));
+                let threats = Threats::FoursAndThrees;
+                self.threat
+                    .solve(&mut self.board, threats, VCT_THREATS, budget, &mut first)
+                    .is_some()
+            }
+            _ => false,
+        };
+        self.board.undo_unchecked();
+        refuted
     }
 
     /// A legal move to play if no iteration completes: a win now, else the block of the
@@ -755,5 +794,28 @@ mod tests {
         let result = search(&board, &mut tt, limits, &mut |_| {});
         assert!(result.lines.is_empty(), "no iteration completes in one node");
         assert!(safe.contains(result.best_move.expect("a move")));
+    }
+
+    #[test]
+    fn the_defence_filter_searches_a_few_survivors_again_with_more_nodes() {
+        // From the tactics data: two moves, g6 and k10, survive the first pass (20,000 nodes
+        // each); black's win after g6 is a 21-ply threat sequence that takes the solver about
+        // 300,000 nodes, so only the deeper passes drop g6 and keep k10, the one defence.
+        let moves = "i8,i6,j10,g8,i10,h10,h11,i11,j9,k8,j12,j11,i12,k12,h7";
+        let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
+        let g = Bits256::GEOMETRY;
+        let cell_at =
+            |name: &str| g.all_cells().find(|&c| g.format_pos(c) == name).expect("a cell");
+        let mut tt = TranspositionTable::with_bytes(1 << 20);
+        for (cell, first_pass, deeper) in [("g6", false, true), ("k10", false, false)] {
+            let cell = cell_at(cell);
+            let mut searcher = Searcher::new(board.clone(), &mut tt, SearchLimits::default());
+            assert_eq!(searcher.opponent_wins_after(cell, DEFENCE_VCT_NODES), first_pass);
+            let mut fresh = Searcher::new(board.clone(), &mut tt, SearchLimits::default());
+            assert_eq!(fresh.opponent_wins_after(cell, DEFENCE_VCT_MAX_NODES), deeper);
+        }
+        let mut searcher = Searcher::new(board, &mut tt, SearchLimits::default());
+        let safe = searcher.safe_root_moves().expect("black threatens");
+        assert_eq!(safe.iter().map(|c| g.format_pos(c)).collect::<Vec<_>>(), ["k10"]);
     }
 }
