@@ -144,7 +144,7 @@ fn attacking_moves<B: Bitboard>(
 /// promising first: by the defender's [`threat_value`] counted twice plus the attacker's (ties
 /// by cell). One refuting defence spares all the others, and the defences that build the
 /// defender's own threats while taking the attacker's best cells refute most often.
-/// (Measured on the tactics set: this order halves the solver's nodes against cell order;
+/// (Measured on the tactics set: this order cuts the solver's nodes to a third of cell order's;
 /// the attacker's value alone or counted twice does not.) `None` without patterns.
 fn defences_in_order<B: Bitboard>(
     board: &Board<B>,
