@@ -144,8 +144,8 @@ fn attacking_moves<B: Bitboard>(
 /// promising first: by the defender's [`threat_value`] counted twice plus the attacker's (ties
 /// by cell). One refuting defence spares all the others, and the defences that build the
 /// defender's own threats while taking the attacker's best cells refute most often.
-/// (Measured on the tactics set: this order cuts the solver's nodes to a third of cell order's;
-/// the attacker's value alone or counted twice does not.) `None` without patterns.
+/// (Measured on the tactics set: 34.6 M solver nodes in cell order, 11.4 M in this one; the
+/// attacker's value alone, or counted twice, gives 26–27 M.) `None` without patterns.
 fn defences_in_order<B: Bitboard>(
     board: &Board<B>,
     defences: B,
