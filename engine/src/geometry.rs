@@ -171,6 +171,16 @@ impl Geometry {
         let (x, y) = self.xy(cell);
         format!("{}{}", (b'a' + x as u8) as char, y + 1)
     }
+
+    /// The cell written `text` in "pos" notation (the inverse of [`Geometry::format_pos`], for
+    /// tests: panics unless `text` is one cell on the board).
+    #[cfg(test)]
+    pub(crate) fn parse_pos(self, text: &str) -> Cell {
+        match crate::notation::parse_moves(text).as_deref() {
+            Ok(&[(x, y)]) => self.cell(x, y).expect("a cell on the board"),
+            other => panic!("not one cell: {text:?} ({other:?})"),
+        }
+    }
 }
 
 /// The 8 symmetries of a square board (the dihedral group D4).

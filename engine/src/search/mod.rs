@@ -328,15 +328,10 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             return None;
         }
         let ordered = self.ordering.order(&self.board, candidates, 0, None);
-        let mut safe = B::EMPTY;
-        for &cell in &ordered {
-            if self.check.spent(THREAT_TIME_FRACTION) {
-                // Out of time: keep what was proven safe, or give up the filter.
-                return (!safe.is_empty()).then_some(safe);
-            }
-            if !self.opponent_wins_after(cell, DEFENCE_VCT_NODES) {
-                safe = safe.with(cell);
-            }
+        let (mut safe, refuted) = self.refuted_among(ordered.iter().copied(), DEFENCE_VCT_NODES);
+        if (safe | refuted) != candidates {
+            // Out of time: keep what was proven safe, or give up the filter.
+            return (!safe.is_empty()).then_some(safe);
         }
         // Two or more survivors, but few, and at least one move refuted.
         let few = 2..=DEFENCE_DEEPER_MOVES.min(ordered.len().saturating_sub(1));
@@ -346,21 +341,33 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             && !self.check.spent(THREAT_TIME_FRACTION)
         {
             nodes *= 4;
-            let mut still_safe = safe;
-            for cell in safe.iter() {
-                if self.check.spent(THREAT_TIME_FRACTION) {
-                    break;
-                }
-                if self.opponent_wins_after(cell, nodes) {
-                    still_safe = still_safe.without(B::from_cell(cell));
-                }
-            }
+            // (Moves the clock left unchecked stay.)
+            let still_safe = safe.without(self.refuted_among(safe.iter(), nodes).1);
             if still_safe.is_empty() {
                 break;
             }
             safe = still_safe;
         }
         (!safe.is_empty()).then_some(safe)
+    }
+
+    /// The defence filter's pass over `cells`, in their order, with `nodes` per opponent VCT:
+    /// the cells it keeps and those it refutes (see [`Searcher::opponent_wins_after`]).
+    /// Stops when the root threat searches' share of the time is spent: the cells not reached
+    /// are in neither set.
+    fn refuted_among(&mut self, cells: impl Iterator<Item = Cell>, nodes: u64) -> (B, B) {
+        let (mut kept, mut refuted) = (B::EMPTY, B::EMPTY);
+        for cell in cells {
+            if self.check.spent(THREAT_TIME_FRACTION) {
+                break;
+            }
+            if self.opponent_wins_after(cell, nodes) {
+                refuted = refuted.with(cell);
+            } else {
+                kept = kept.with(cell);
+            }
+        }
+        (kept, refuted)
     }
 
     /// Whether the opponent's VCT, with `nodes` and the root threat searches' deadline, wins
@@ -805,11 +812,9 @@ mod tests {
         let moves = "i8,i6,j10,g8,i10,h10,h11,i11,j9,k8,j12,j11,i12,k12,h7";
         let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
         let g = Bits256::GEOMETRY;
-        let cell_at =
-            |name: &str| g.all_cells().find(|&c| g.format_pos(c) == name).expect("a cell");
         let mut tt = TranspositionTable::with_bytes(1 << 20);
         for (cell, refuted_deeper) in [("g6", true), ("k10", false)] {
-            let cell = cell_at(cell);
+            let cell = g.parse_pos(cell);
             let mut searcher = Searcher::new(board.clone(), &mut tt, SearchLimits::default());
             assert!(!searcher.opponent_wins_after(cell, DEFENCE_VCT_NODES));
             let mut fresh = Searcher::new(board.clone(), &mut tt, SearchLimits::default());

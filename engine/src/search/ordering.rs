@@ -248,10 +248,7 @@ mod tests {
         let board = Board::<Bits256>::from_notation(Rule::Freestyle, "h8,h9,i8").unwrap();
         let candidates = crate::movegen::candidates(&board);
         let mut ordering = Ordering::new();
-        let cell = |s: &str| {
-            let (x, y) = crate::notation::parse_moves(s).unwrap()[0];
-            Bits256::GEOMETRY.cell(x, y).unwrap()
-        };
+        let cell = |s: &str| Bits256::GEOMETRY.parse_pos(s);
         let (tt, k1, k2) = (cell("g8"), cell("j8"), cell("a1"));
         ordering.record_cutoff(board.side_to_move(), k2, 3, 1);
         ordering.record_cutoff(board.side_to_move(), k1, 3, 1);

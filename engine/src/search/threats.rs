@@ -133,10 +133,23 @@ fn attacking_moves<B: Bitboard>(
     moves: &mut AttackList,
 ) -> Option<()> {
     let me = board.side_to_move();
-    for cell in attack_cells(board, me, threes)?.iter() {
-        moves.push(pack(threat_value(&board.lines().cell_patterns(cell, me)?), cell));
+    let lines = board.lines();
+    sorted_by_value(attack_cells(board, me, threes)?, moves, |cell| {
+        Some(threat_value(&lines.cell_patterns(cell, me)?))
+    })
+}
+
+/// Fills `list` with `cells`, each [`pack`]ed with its `value`, highest value first (ties by
+/// cell); `None` if a value is.
+fn sorted_by_value<B: Bitboard>(
+    cells: B,
+    list: &mut AttackList,
+    value: impl Fn(Cell) -> Option<i64>,
+) -> Option<()> {
+    for cell in cells.iter() {
+        list.push(pack(value(cell)?, cell));
     }
-    moves.sort_unstable_by(|a, b| b.cmp(a));
+    list.sort_unstable_by(|a, b| b.cmp(a));
     Some(())
 }
 
@@ -158,13 +171,12 @@ fn defences_in_order<B: Bitboard>(
     }
     let defender = board.side_to_move();
     let lines = board.lines();
-    for cell in defences.iter() {
-        let value = 2 * threat_value(&lines.cell_patterns(cell, defender)?)
-            + threat_value(&lines.cell_patterns(cell, defender.opponent())?);
-        list.push(pack(value, cell));
-    }
-    list.sort_unstable_by(|a, b| b.cmp(a));
-    Some(())
+    sorted_by_value(defences, list, |cell| {
+        Some(
+            2 * threat_value(&lines.cell_patterns(cell, defender)?)
+                + threat_value(&lines.cell_patterns(cell, defender.opponent())?),
+        )
+    })
 }
 
 /// The empty cells where `color` would make a four (or, with `threes`, an open three);
