@@ -191,3 +191,33 @@ fn sprt_stops_once_it_decides() {
     let games: u32 = text.lines().next().unwrap().strip_prefix("games ").unwrap().parse().unwrap();
     assert!(games < 200, "{text}");
 }
+
+#[test]
+fn mnk_and_the_classroom_player_finish_renju_games_without_a_foul() {
+    let classroom = format!("{MNK} classroom");
+    let out = run_match(&[
+        "--engine1",
+        MNK,
+        "--engine2",
+        &classroom,
+        "--size",
+        "15",
+        "--rule",
+        "renju",
+        "--games",
+        "2",
+        "--time-move",
+        "50",
+        "--concurrency",
+        "2",
+        // The classroom program has no clock: it always searches to depth 6.
+        "--tolerance",
+        "60000",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = stderr(&out);
+    assert_eq!(log.matches("mnk-classroom (").count(), 2, "{log}");
+    // Both games end on the board: a five or a full board, never a forfeit.
+    let board_ends = log.matches("(five)").count() + log.matches("(full board)").count();
+    assert_eq!(board_ends, 2, "{log}");
+}

@@ -392,3 +392,20 @@ fn every_output_line_is_well_formed() {
         assert!(well_formed(&line), "{line:?}");
     }
 }
+
+#[test]
+fn the_classroom_player_speaks_the_protocol_and_blocks_a_four() {
+    let mut e = Engine::start_with(&["classroom"]);
+    let about = e.ask("ABOUT");
+    assert!(about.starts_with("name=\"mnk-classroom\", version=\""), "{about}");
+    assert_eq!(e.ask("START 15"), "OK");
+    e.send("INFO messages 0");
+    assert_eq!(parse_move(&e.ask("BEGIN")), (7, 7), "the centre on an empty board");
+    // White (the opponent) has four in row 1, a1–d1; black must block at e1.
+    let answer = e.ask(&format!("BOARD\n{}DONE", board_lines("h8,a1,i9,b1,j10,c1,h10,d1")));
+    assert_eq!(parse_move(&answer), (4, 0));
+    assert!(e.ask("TURN 99,99").starts_with("ERROR"), "bad input is refused as in mnk");
+    e.send("END");
+    let (status, _) = e.wait_exit(Duration::from_secs(5));
+    assert!(status.success());
+}

@@ -19,6 +19,7 @@
 pub mod bench;
 pub mod bitboard;
 pub mod board;
+pub mod classroom;
 pub mod eval;
 pub mod geometry;
 pub mod lines;

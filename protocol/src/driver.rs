@@ -35,13 +35,21 @@ enum Event {
 
 /// Runs the protocol on `input` and `output` until `END` or end of input.
 pub fn run<R: Read + Send + 'static, W: Write>(input: R, output: W) -> io::Result<()> {
+    run_session(Session::new(), input, output)
+}
+
+/// [`run`] from `session` (for example one whose moves the classroom player chooses).
+pub fn run_session<R: Read + Send + 'static, W: Write>(
+    mut session: Session,
+    input: R,
+    output: W,
+) -> io::Result<()> {
     let (tx, rx) = mpsc::channel();
     let reader_tx = tx.clone();
     thread::Builder::new().name("stdin".into()).spawn(move || read_lines(input, &reader_tx))?;
 
     let mut out = output;
     let mut framer = Framer::new();
-    let mut session = Session::new();
     let mut queue: VecDeque<Command> = VecDeque::new();
     let mut thinking: Option<Arc<AtomicBool>> = None;
     loop {

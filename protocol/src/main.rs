@@ -2,7 +2,8 @@
 //!
 //! Without arguments it speaks the Gomocup protocol on stdin/stdout (see `docs/protocol.md`).
 //! Subcommands: `perft` (move-sequence counts), `solve` (exact small-board values), `bench`
-//! (the node-count signature). Run
+//! (the node-count signature), `match` (games between engines), `play` (a game at the
+//! terminal), `classroom` (the protocol, with the classroom program choosing the moves). Run
 //! `pbrain-mnk help` for usage.
 
 mod cli;
@@ -11,6 +12,8 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use cli::{CliError, UsageError};
+use mnk_protocol::driver;
+use mnk_protocol::session::{Player, Session};
 
 const USAGE_HEADER: &str = "usage:";
 
@@ -22,6 +25,7 @@ fn usage() -> String {
         cli::bench::USAGE,
         cli::matches::USAGE,
         cli::play::USAGE,
+        "pbrain-mnk classroom        (the protocol, played by the classroom program: a sparring partner)",
         "pbrain-mnk help | --help | --version",
     ];
     format!("{USAGE_HEADER}\n  {}", lines.join("\n  "))
@@ -34,8 +38,14 @@ fn main() -> ExitCode {
         env_logger::Builder::from_default_env().target(env_logger::Target::Stderr).init();
     }
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.is_empty() {
-        let code = match mnk_protocol::driver::run(io::stdin(), io::stdout()) {
+    let player = match args.first().map(String::as_str) {
+        None => Some(Player::Mnk),
+        Some("classroom") if args.len() == 1 => Some(Player::Classroom),
+        _ => None,
+    };
+    if let Some(player) = player {
+        let session = Session::with_player(player);
+        let code = match driver::run_session(session, io::stdin(), io::stdout()) {
             Ok(()) => 0,
             Err(e) => {
                 log::error!("protocol loop: {e}");
@@ -57,6 +67,7 @@ fn main() -> ExitCode {
         "--version" | "-V" => {
             writeln!(out, "pbrain-mnk {}", env!("CARGO_PKG_VERSION")).map_err(CliError::from)
         }
+        "classroom" => Err(UsageError("classroom takes no arguments".to_string()).into()),
         other => Err(UsageError(format!("unknown subcommand '{other}'")).into()),
     };
     match result.and_then(|()| out.flush().map_err(CliError::from)) {

@@ -4,13 +4,26 @@
 use std::fmt;
 
 use crate::command::Point;
+use crate::session::Player;
+
+/// The `ABOUT` line of a player named `$name`: its version and origin.
+macro_rules! about_line {
+    ($name:literal) => {
+        concat!(
+            "name=\"",
+            $name,
+            "\", version=\"",
+            env!("CARGO_PKG_VERSION"),
+            "\", author=\"The mnk developers\", country=\"Unknown\", \
+             www=\"https://example.invalid/mnk\""
+        )
+    };
+}
 
 /// The engine's name, version and origin for `ABOUT`.
-pub const ABOUT: &str = concat!(
-    "name=\"mnk\", version=\"",
-    env!("CARGO_PKG_VERSION"),
-    "\", author=\"The mnk developers\", country=\"Unknown\", www=\"https://example.invalid/mnk\""
-);
+pub const ABOUT: &str = about_line!("mnk");
+/// `ABOUT` for the classroom player (`pbrain-mnk classroom`).
+pub const CLASSROOM_ABOUT: &str = about_line!("mnk-classroom");
 
 /// One output line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,8 +42,8 @@ pub enum Response {
     Unknown(String),
     /// `MESSAGE text`
     Message(String),
-    /// The `ABOUT` line.
-    About,
+    /// The `ABOUT` line of the player answering.
+    About(Player),
     /// `FORBID xxyy....` (`FORBID .` when there are none)
     Forbid(Vec<Point>),
     /// `nodes N` (the last line of `PERFT`)
@@ -55,7 +68,8 @@ impl fmt::Display for Response {
             Response::Error(reason) => write!(f, "ERROR {}", one_line(reason)),
             Response::Unknown(text) => write!(f, "UNKNOWN {}", one_line(text)),
             Response::Message(text) => write!(f, "MESSAGE {}", one_line(text)),
-            Response::About => f.write_str(ABOUT),
+            Response::About(Player::Mnk) => f.write_str(ABOUT),
+            Response::About(Player::Classroom) => f.write_str(CLASSROOM_ABOUT),
             Response::Forbid(points) => {
                 f.write_str("FORBID ")?;
                 for (x, y) in points {
@@ -80,12 +94,14 @@ mod tests {
         assert_eq!(Response::Error("bad\r\nthing".into()).to_string(), "ERROR bad  thing");
         assert_eq!(Response::Forbid(vec![(7, 8), (9, 10)]).to_string(), "FORBID 07080910.");
         assert_eq!(Response::Forbid(vec![]).to_string(), "FORBID .");
-        assert!(Response::About.to_string().starts_with("name=\"mnk\", version=\""));
+        assert!(Response::About(Player::Mnk).to_string().starts_with("name=\"mnk\", version=\""));
+        let classroom = Response::About(Player::Classroom).to_string();
+        assert!(classroom.starts_with("name=\"mnk-classroom\", version=\""));
     }
 
     #[test]
     fn about_values_hold_no_commas_or_equals() {
-        for part in ABOUT.split(", ") {
+        for part in ABOUT.split(", ").chain(CLASSROOM_ABOUT.split(", ")) {
             let (_, value) = part.split_once('=').unwrap();
             let inner = value.trim_matches('"');
             assert!(!inner.contains(',') && !inner.contains('='), "{part}");

@@ -21,7 +21,7 @@ use mnk_engine::search::{PvLine, SearchInfo, SearchLimits, SearchResult, Searche
 use mnk_engine::solve::solve;
 use mnk_engine::time::TimeControl;
 use mnk_engine::tt::TranspositionTable;
-use mnk_engine::{BoardSize, eval};
+use mnk_engine::{BoardSize, classroom, eval};
 
 use crate::command::{BoardStone, Command, Point};
 use crate::game::{Game, xy_of};
@@ -58,6 +58,17 @@ pub enum Reaction {
     Quit,
 }
 
+/// Who chooses the moves.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Player {
+    /// mnk's own search.
+    #[default]
+    Mnk,
+    /// The classroom program ([`mnk_engine::classroom`]), a sparring partner: depth 6 α-β,
+    /// no clock (it ignores the time limits; `INFO max_depth` sets its depth).
+    Classroom,
+}
+
 /// Why a search runs.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Purpose {
@@ -88,6 +99,7 @@ pub struct SearchJob {
     purpose: Purpose,
     messages: bool,
     started: Instant,
+    player: Player,
 }
 
 /// What a finished [`SearchJob`] hands back.
@@ -119,7 +131,15 @@ impl SearchJob {
         };
         let lines = job.purpose.lines();
         let (result, best) = with_game!(&job.game, b => {
-            let r = Searcher::new(b.clone(), &mut job.tt, limits).with_lines(lines).run(&mut report);
+            let r = match job.player {
+                Player::Mnk => {
+                    Searcher::new(b.clone(), &mut job.tt, limits).with_lines(lines).run(&mut report)
+                }
+                Player::Classroom => {
+                    let depth = limits.depth.unwrap_or(classroom::DEPTH);
+                    classroom::search(b, depth, limits.stop.as_deref())
+                }
+            };
             let best = r.best_move.map(|c| xy_of(b, c));
             (r, best)
         });
@@ -241,12 +261,18 @@ pub struct Session {
     tt: Option<TranspositionTable>,
     /// The board size and rule the table's entries belong to.
     tt_context: Option<(BoardSize, Rule)>,
+    player: Player,
 }
 
 impl Session {
     /// A session before `START`.
     pub fn new() -> Session {
         Session::default()
+    }
+
+    /// A session before `START` whose moves `player` chooses.
+    pub fn with_player(player: Player) -> Session {
+        Session { player, ..Session::default() }
     }
 
     /// The current game, if one was started.
@@ -297,7 +323,7 @@ impl Session {
                 Reply(vec![])
             }
             Command::End => Reaction::Quit,
-            Command::About => Reply(vec![Response::About]),
+            Command::About => Reply(vec![Response::About(self.player)]),
             // Only meaningful while thinking, which the driver handles; ignored when idle.
             Command::Stop => Reply(vec![]),
             Command::YxNbest(n) => self.move_request(Purpose::NBest(n), |_| Ok(())),
@@ -454,6 +480,7 @@ impl Session {
             purpose,
             messages: self.settings.messages,
             started: received,
+            player: self.player,
         }))
     }
 

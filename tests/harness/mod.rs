@@ -21,7 +21,14 @@ pub struct Engine {
 impl Engine {
     /// Starts the binary with no arguments (the protocol loop).
     pub fn start() -> Engine {
+        Engine::start_with(&[])
+    }
+
+    /// Starts the binary with `args` (`["classroom"]`: the protocol, played by the classroom
+    /// program).
+    pub fn start_with(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-mnk"))
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
