@@ -102,7 +102,7 @@ const STOP_CHECK_NODES: u64 = 1 << 12;
 /// Cells per line at most (the 15×15 side).
 const MAX_LINE: usize = 15;
 
-/// The score of `line` (cell contents: 0 empty, 1 black, 2 white) for `color`, by matching
+/// The score of `line` (at most 15 cells: 0 empty, 1 black, 2 white) for `color`, by matching
 /// every template of [`PATTERNS`] at every offset: the slow, direct definition.
 pub fn line_score(line: &[u8], color: Color) -> i32 {
     let own = color.index() as u8 + 1;

@@ -14,7 +14,9 @@
 //! * [`search`], [`tt`], [`eval`], [`movegen`]: iterative-deepening PVS with a
 //!   transposition table ([`prefetch`]: the cache hint for its probes); [`solve`]: exact
 //!   values of the small boards;
-//! * [`rng`]: a small deterministic random generator.
+//! * [`rng`]: a small deterministic random generator;
+//! * [`classroom`]: the classroom program this project grew from (depth-6 α-β with pattern
+//!   scores per line), a sparring partner for measuring strength.
 
 pub mod bench;
 pub mod bitboard;
