@@ -156,6 +156,8 @@ struct Classroom<'a, B: Bitboard> {
     /// Per line: its contents, two bits per cell (0 empty, 1 black, 2 white), first cell
     /// lowest.
     codes: Vec<u32>,
+    /// Per line: its scores (black's, white's) for its current contents.
+    current: Vec<[i32; 2]>,
     /// Per colour: the sum of its line scores over the board.
     totals: [i32; 2],
     /// Line scores (black's, white's) by (line length, contents).
@@ -189,6 +191,7 @@ impl<'a, B: Bitboard> Classroom<'a, B> {
             lines,
             through,
             codes,
+            current: Vec::new(),
             totals: [0; 2],
             // Fixed seeds: the map's order never matters, and runs repeat exactly.
             cache: HashMap::with_hasher(RandomState::with_seeds(1, 2, 3, 4)),
@@ -196,8 +199,9 @@ impl<'a, B: Bitboard> Classroom<'a, B> {
             stop,
             stopped: false,
         };
-        for line in 0..player.lines.len() {
-            let scores = player.scores(line, player.codes[line]);
+        player.current =
+            (0..player.lines.len()).map(|l| player.scores(l, player.codes[l])).collect();
+        for scores in &player.current {
             player.totals[0] += scores[0];
             player.totals[1] += scores[1];
         }
@@ -219,10 +223,10 @@ impl<'a, B: Bitboard> Classroom<'a, B> {
         for i in 0..self.through[cell.index()].len() {
             let (line, pos) = self.through[cell.index()][i];
             let (line, shift) = (usize::from(line), 2 * u32::from(pos));
-            let old = self.codes[line];
-            let new = old & !(3 << shift) | stone << shift;
-            let (before, after) = (self.scores(line, old), self.scores(line, new));
+            let new = self.codes[line] & !(3 << shift) | stone << shift;
+            let (before, after) = (self.current[line], self.scores(line, new));
             self.codes[line] = new;
+            self.current[line] = after;
             for c in 0..2 {
                 self.totals[c] += after[c] - before[c];
             }
@@ -246,18 +250,21 @@ impl<'a, B: Bitboard> Classroom<'a, B> {
         self.totals[us] - self.totals[1 - us]
     }
 
-    /// How much a stone on `cell` raises `color`'s line scores.
-    fn gain(&mut self, cell: Cell, color: Color) -> i32 {
-        let stone = color.index() as u32 + 1;
-        let mut gain = 0;
+    /// The point evaluation of the empty `cell` for `us`: how much a stone of ours there
+    /// raises our line scores (attack) plus how much one of the opponent's would raise its
+    /// (defence).
+    fn point_value(&mut self, cell: Cell, us: Color) -> i32 {
+        let mut value = 0;
         for i in 0..self.through[cell.index()].len() {
             let (line, pos) = self.through[cell.index()][i];
-            let line = usize::from(line);
-            let code = self.codes[line];
-            let after = self.scores(line, code | stone << (2 * u32::from(pos)));
-            gain += after[color.index()] - self.scores(line, code)[color.index()];
+            let (line, shift) = (usize::from(line), 2 * u32::from(pos));
+            for color in [us, us.opponent()] {
+                let stone = color.index() as u32 + 1;
+                let after = self.scores(line, self.codes[line] | stone << shift);
+                value += after[color.index()] - self.current[line][color.index()];
+            }
         }
-        gain
+        value
     }
 
     /// The moves to search, best first: the blocks when the opponent has a four, else the
@@ -283,7 +290,7 @@ impl<'a, B: Bitboard> Classroom<'a, B> {
             moves = moves.without(self.board.forbidden_among(moves));
         }
         let mut scored: Vec<(i32, Cell)> =
-            moves.iter().map(|c| (self.gain(c, us) + self.gain(c, us.opponent()), c)).collect();
+            moves.iter().map(|c| (self.point_value(c, us), c)).collect();
         // Highest first; ties by cell index (the sort is stable over increasing cells).
         scored.sort_by_key(|&(value, _)| std::cmp::Reverse(value));
         scored.into_iter().map(|(_, c)| c).collect()
@@ -486,6 +493,7 @@ mod tests {
             let recount = Classroom::new(&player.board, None);
             assert_eq!(player.codes, recount.codes, "game {game}");
             assert_eq!(player.totals, recount.totals, "game {game}");
+            assert_eq!(player.current, recount.current, "game {game}");
             for i in 0..player.lines.len() {
                 let contents: Vec<u8> = player.lines[i]
                     .iter()
