@@ -212,3 +212,41 @@ fn play_engine_against_random_finishes_and_ends_on_end_of_input() {
     let bad = play_with_input(&["--black", "alien"], "");
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn openings_are_balanced_distinct_and_the_same_for_the_same_arguments() {
+    let args = ["openings", "--count", "3", "--nodes", "20000", "--max-score", "60", "--seed", "3"];
+    let out = pbrain(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert!(lines[0].starts_with("# pbrain-mnk openings --size 15 --rule freestyle"));
+    for line in &lines[1..] {
+        let (moves, score) = line.split_once(" # ").expect("moves, then the score");
+        assert_eq!(moves.split(',').count(), 3, "{line}");
+        let score: i32 = score.parse().expect("a plain score, not a win");
+        assert!(score.abs() <= 60, "{line}");
+    }
+    assert_eq!(stdout_lines(&pbrain(&args)), lines);
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("kept 3 of "));
+}
+
+#[test]
+fn openings_that_cannot_be_found_fail_and_bad_arguments_exit_with_code_2() {
+    // One stone on 3×3: only three positions up to symmetry (corner, edge, centre).
+    let out = pbrain(&["openings", "--size", "3", "--stones", "1", "--count", "4"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout_lines(&out).len(), 4, "the header and the three found");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("found 3 of 4"));
+    for args in [
+        &["openings", "--count", "0"][..],
+        &["openings", "--nodes", "0"],
+        &["openings", "--size", "3", "--stones", "9"],
+        &["openings", "--rule", "chess"],
+        &["openings", "--depth", "3"],
+    ] {
+        let out = pbrain(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}

@@ -193,6 +193,37 @@ fn sprt_stops_once_it_decides() {
 }
 
 #[test]
+fn an_openings_file_with_comments_starts_every_game() {
+    let dir = scratch("openings");
+    let (file, sgf) = (dir.join("openings.txt"), dir.join("games.sgf"));
+    std::fs::write(&file, "# balanced\nh8,i9,j8 # 12\n\n0,0, 1,0, 0,1\n").unwrap();
+    let out = run_match(&[
+        "--engine1",
+        MNK,
+        "--engine2",
+        MNK,
+        "--size",
+        "15",
+        "--games",
+        "4",
+        "--time-move",
+        "30",
+        "--concurrency",
+        "2",
+        "--openings",
+        file.to_str().unwrap(),
+        "--sgf",
+        sgf.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let saved = std::fs::read_to_string(&sgf).unwrap();
+    let starts = |moves: &str| saved.lines().filter(|game| game.contains(moves)).count();
+    // Each opening twice, the engines swapping colours.
+    assert_eq!(starts("];B[hh];W[ii];B[jh];"), 2, "{saved}");
+    assert_eq!(starts("];B[hh];W[ih];B[hi];"), 2, "{saved}");
+}
+
+#[test]
 fn mnk_and_the_classroom_player_finish_renju_games_without_a_foul() {
     let classroom = format!("{MNK} classroom");
     let out = run_match(&[

@@ -2,8 +2,8 @@
 //!
 //! Without arguments it speaks the Gomocup protocol on stdin/stdout (see `docs/protocol.md`).
 //! Subcommands: `perft` (move-sequence counts), `solve` (exact small-board values), `bench`
-//! (the node-count signature), `match` (games between engines), `play` (a game at the
-//! terminal), `classroom` (the protocol, with the classroom program choosing the moves). Run
+//! (the node-count signature), `match` (games between engines), `openings` (balanced openings
+//! for matches), `play` (a game at the terminal), `classroom` (the protocol, with the classroom program choosing the moves). Run
 //! `pbrain-mnk help` for usage.
 
 mod cli;
@@ -24,6 +24,7 @@ fn usage() -> String {
         cli::solve::USAGE,
         cli::bench::USAGE,
         cli::matches::USAGE,
+        cli::openings::USAGE,
         cli::play::USAGE,
         "pbrain-mnk classroom        (the protocol, played by the classroom program: a sparring partner)",
         "pbrain-mnk help | --help | --version",
@@ -62,6 +63,7 @@ fn main() -> ExitCode {
         "solve" => cli::solve::run(&args[1..], &mut out),
         "bench" => cli::bench::run(&args[1..], &mut out),
         "match" => cli::matches::run(&args[1..], &mut out),
+        "openings" => cli::openings::run(&args[1..], &mut out),
         "play" => cli::play::run(&args[1..], &mut io::stdin().lock(), &mut out),
         "help" | "--help" | "-h" => writeln!(out, "{}", usage()).map_err(CliError::from),
         "--version" | "-V" => {

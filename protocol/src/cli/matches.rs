@@ -244,9 +244,10 @@ fn take_sprt(args: &[String]) -> Result<(Vec<String>, Option<SprtElos>), UsageEr
 fn read_openings(path: &str, size: BoardSize) -> Result<Vec<Vec<Point>>, UsageError> {
     let text =
         std::fs::read_to_string(path).map_err(|e| UsageError(format!("--openings {path}: {e}")))?;
+    // Everything from a `#` on is a comment (`openings` writes each score so).
     text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split('#').next().unwrap_or_default().trim())
+        .filter(|l| !l.is_empty())
         .map(|l| parse_opening(l, size).map_err(|e| UsageError(format!("--openings {path}: {e}"))))
         .collect()
 }

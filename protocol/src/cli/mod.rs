@@ -3,6 +3,7 @@
 pub(crate) mod args;
 pub(crate) mod bench;
 pub(crate) mod matches;
+pub(crate) mod openings;
 pub(crate) mod perft;
 pub(crate) mod play;
 pub(crate) mod solve;
@@ -21,6 +22,8 @@ pub(crate) enum CliError {
     Io(io::Error),
     /// A match could not go on (exit code 1).
     Match(String),
+    /// Fewer balanced openings were found than asked for (exit code 1).
+    Openings(String),
 }
 
 impl CliError {
@@ -28,7 +31,7 @@ impl CliError {
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
             CliError::Usage(_) => 2,
-            CliError::Io(_) | CliError::Match(_) => 1,
+            CliError::Io(_) | CliError::Match(_) | CliError::Openings(_) => 1,
         }
     }
 }
@@ -39,6 +42,7 @@ impl fmt::Display for CliError {
             CliError::Usage(e) => write!(f, "{e}"),
             CliError::Io(e) => write!(f, "output error: {e}"),
             CliError::Match(e) => write!(f, "match stopped: {e}"),
+            CliError::Openings(e) => write!(f, "openings: {e}"),
         }
     }
 }

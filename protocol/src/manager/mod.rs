@@ -14,9 +14,12 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use mnk_engine::BoardSize;
-use mnk_engine::board::{Color, Outcome};
+use mnk_engine::board::{Color, IllegalMove, Outcome};
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
+use mnk_engine::search::score::Score;
+use mnk_engine::search::{self, SearchLimits};
+use mnk_engine::tt::TranspositionTable;
 
 use crate::command::{Point, parse_point};
 use crate::game::Game;
@@ -300,6 +303,27 @@ pub fn random_opening(
     }
 }
 
+/// Transposition-table size of [`opening_score`]'s searches, in bytes.
+pub const OPENING_SCORE_TABLE_BYTES: usize = 16 << 20;
+
+/// mnk's score of the position after `opening`, for the side to move: a search limited to
+/// `nodes`, with one thread and a fresh table, so the same opening always gets the same score.
+/// A balanced opening is one whose score is near 0. Fails if a move of `opening` is illegal.
+pub fn opening_score(
+    size: BoardSize,
+    rule: Rule,
+    opening: &[Point],
+    nodes: u64,
+) -> Result<Score, IllegalMove> {
+    let mut game = Game::new(size, rule);
+    for &point in opening {
+        game.try_play(point)?;
+    }
+    let mut tt = TranspositionTable::with_bytes(OPENING_SCORE_TABLE_BYTES);
+    let limits = SearchLimits { nodes: Some(nodes), ..SearchLimits::default() };
+    Ok(crate::with_game!(&game, b => search::search(b, &mut tt, limits, &mut |_| {}).score))
+}
+
 /// The game in SGF (`GM[4]`), moves as `B[hh]` with letters for x then y.
 pub fn to_sgf(record: &GameRecord, size: BoardSize) -> String {
     let result = match record.result.winner {
@@ -344,6 +368,7 @@ pub fn to_psq(record: &GameRecord, size: BoardSize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mnk_engine::search::score::is_decisive;
 
     #[test]
     fn openings_parse_in_both_notations() {
@@ -367,6 +392,23 @@ mod tests {
         }
         let small = random_opening(&mut a, BoardSize::Three, Rule::Freestyle, 1);
         assert_eq!(small.len(), 1);
+    }
+
+    #[test]
+    fn opening_scores_repeat_and_see_who_is_ahead() {
+        let score = |moves: &str| {
+            let points = parse_opening(moves, BoardSize::Fifteen).unwrap();
+            opening_score(BoardSize::Fifteen, Rule::Freestyle, &points, 20_000).unwrap()
+        };
+        // Black to move with an open three (white's stones far away): a win.
+        let ahead = score("h8a1i8a15j8a14");
+        assert!(is_decisive(ahead) && ahead > 0, "{ahead}");
+        // A quiet opening: the same score every time, and no win for either side.
+        let quiet = score("h8i9j8");
+        assert_eq!(quiet, score("h8i9j8"));
+        assert!(!is_decisive(quiet), "{quiet}");
+        let illegal = parse_opening("h8h8", BoardSize::Fifteen).unwrap();
+        assert!(opening_score(BoardSize::Fifteen, Rule::Freestyle, &illegal, 1_000).is_err());
     }
 
     #[test]

@@ -1,0 +1,134 @@
+//! `pbrain-mnk openings`: balanced openings for matches, chosen by mnk's own search.
+//!
+//! Random openings (as `match` makes them: `--stones` stones near the centre) are scored by
+//! a node-limited search ([`opening_score`]), and those within `--max-score` of even for the
+//! side to move are kept, one per line, until `--count` are found. Openings that are the
+//! same position up to a symmetry of the board count once. The output is a file for
+//! `match --openings`; the same arguments always give the same file (for the same build):
+//!
+//! ```text
+//! # pbrain-mnk openings --size 15 --rule freestyle --count 2 --stones 3 --nodes 200000 --max-score 60 --seed 1
+//! h7,j9,g9 # -12
+//! i6,g8,h9 # 31
+//! ```
+//!
+//! The number after `#` is the score for the side to move. A summary goes to stderr.
+
+use std::collections::HashSet;
+use std::io::Write;
+
+use mnk_engine::BoardSize;
+use mnk_engine::geometry::Symmetry;
+use mnk_engine::rng::SplitMix64;
+use mnk_engine::rules::Rule;
+use mnk_engine::search::score::{Score, format_score};
+
+use mnk_protocol::command::Point;
+use mnk_protocol::manager::{opening_score, random_opening};
+
+use super::CliError;
+use super::args::{Options, UsageError};
+
+pub(crate) const USAGE: &str = "pbrain-mnk openings [--size 3|5|15] [--rule NAME] [--count N] \
+[--stones K] [--nodes N] [--max-score S] [--seed S]";
+
+/// Random openings tried per opening asked for before giving up.
+pub(crate) const TRIES_PER_OPENING: usize = 100;
+
+/// Runs the subcommand with its arguments.
+pub(crate) fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
+    let opts = Options::parse(
+        args,
+        &["size", "rule", "count", "stones", "nodes", "max-score", "seed"],
+        &[],
+    )?;
+    let size: BoardSize = opts.get("size")?.unwrap_or(BoardSize::Fifteen);
+    let rule: Rule = opts.get("rule")?.unwrap_or_default();
+    let count: usize = opts.get("count")?.unwrap_or(20);
+    let stones: usize = opts.get("stones")?.unwrap_or(3);
+    let nodes: u64 = opts.get("nodes")?.unwrap_or(200_000);
+    let max_score: Score = opts.get("max-score")?.unwrap_or(60);
+    let seed: u64 = opts.get("seed")?.unwrap_or(1);
+    let cells = size.side() * size.side();
+    if count == 0 || nodes == 0 || max_score < 0 || stones >= cells {
+        return Err(UsageError(format!(
+            "--count and --nodes must be at least 1, --max-score at least 0 and --stones below \
+             {cells}"
+        ))
+        .into());
+    }
+    writeln!(
+        out,
+        "# pbrain-mnk openings --size {} --rule {rule} --count {count} --stones {stones} \
+         --nodes {nodes} --max-score {max_score} --seed {seed}",
+        size.side()
+    )?;
+    let mut rng = SplitMix64::new(seed);
+    let mut seen = HashSet::new();
+    let (mut kept, mut tried) = (0, 0);
+    while kept < count && tried < count * TRIES_PER_OPENING {
+        tried += 1;
+        let opening = random_opening(&mut rng, size, rule, stones);
+        if !seen.insert(canonical(&opening, size.side())) {
+            continue;
+        }
+        let score = opening_score(size, rule, &opening, nodes)
+            .expect("random openings are made of legal moves");
+        if score.abs() <= max_score {
+            writeln!(out, "{} # {}", pos_notation(&opening), format_score(score))?;
+            kept += 1;
+        }
+    }
+    eprintln!("kept {kept} of {tried} openings tried");
+    if kept < count {
+        return Err(CliError::Openings(format!(
+            "found {kept} of {count} openings within {max_score} in {tried} tries; allow a \
+             larger --max-score or ask for fewer"
+        )));
+    }
+    Ok(())
+}
+
+/// The opening as a key that is the same for all its images under the board's symmetries:
+/// the smallest of the images' move lists, each with black's and white's points sorted.
+fn canonical(opening: &[Point], side: usize) -> Vec<Point> {
+    Symmetry::ALL
+        .iter()
+        .map(|&symmetry| {
+            let image: Vec<Point> =
+                opening.iter().map(|&(x, y)| symmetry.apply(x, y, side)).collect();
+            let mut black: Vec<Point> = image.iter().step_by(2).copied().collect();
+            let mut white: Vec<Point> = image.iter().skip(1).step_by(2).copied().collect();
+            black.sort_unstable();
+            white.sort_unstable();
+            black.extend(white);
+            black
+        })
+        .min()
+        .expect("there are eight symmetries")
+}
+
+/// `h8,i9,j8`: column letter, then row number from 1.
+fn pos_notation(opening: &[Point]) -> String {
+    let moves: Vec<String> =
+        opening.iter().map(|&(x, y)| format!("{}{}", (b'a' + x as u8) as char, y + 1)).collect();
+    moves.join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetric_openings_share_a_key_and_colours_are_kept_apart() {
+        // h8 i9 j8 and its mirror image h8 g9 f8 (x → 14 − x).
+        let a = [(7, 7), (8, 8), (9, 7)];
+        let mirrored = [(7, 7), (6, 8), (5, 7)];
+        assert_eq!(canonical(&a, 15), canonical(&mirrored, 15));
+        // The black stones played in the other order: the same position.
+        assert_eq!(canonical(&a, 15), canonical(&[(9, 7), (8, 8), (7, 7)], 15));
+        // Colours swapped: another position.
+        assert_ne!(canonical(&a, 15), canonical(&[(8, 8), (7, 7), (9, 7)], 15));
+        assert_eq!(pos_notation(&a), "h8,i9,j8");
+    }
+}
