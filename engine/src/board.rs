@@ -524,7 +524,7 @@ mod tests {
     use super::*;
     use crate::bitboard::Bits256;
     use crate::pattern::Pattern;
-    use crate::pattern::keys::{PATTERN_POTENTIAL, ThreatKind};
+    use crate::pattern::keys::{PATTERN_POTENTIAL, Role, ThreatKind};
     use crate::rng::SplitMix64;
 
     fn random_game<B: Bitboard>(rng: &mut SplitMix64, rule: Rule) -> Board<B> {
@@ -640,14 +640,16 @@ mod tests {
                         let lines = board.lines();
                         let fours = lines.threat_cells(color, ThreatKind::Four).unwrap() & empty;
                         let threes = lines.threat_cells(color, ThreatKind::Three).unwrap() & empty;
-                        // The potential (kept packed, both colours in one integer) is the
-                        // direct sum over the empty cells.
-                        let direct: i32 = empty
-                            .iter()
-                            .flat_map(|cell| lines.cell_patterns(cell, color).unwrap())
-                            .map(|p| PATTERN_POTENTIAL[p as usize])
-                            .sum();
-                        assert_eq!(lines.potential(color), Some(direct), "{rule}");
+                        // Each potential (kept packed, both colours and roles in one
+                        // integer) is the direct sum over the empty cells.
+                        for role in [Role::ToMove, Role::Waiting] {
+                            let direct: i32 = empty
+                                .iter()
+                                .flat_map(|cell| lines.cell_patterns(cell, color).unwrap())
+                                .map(|p| PATTERN_POTENTIAL[role as usize][p as usize])
+                                .sum();
+                            assert_eq!(lines.potential(color, role), Some(direct), "{rule}");
+                        }
                         // The reach of the open-four points: up to five steps along each
                         // direction whose pattern is an open four (or a one-line double four).
                         let g = Bits256::GEOMETRY;

@@ -42,9 +42,10 @@ pub trait LineState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'stati
     /// The four patterns (one per direction) a stone of `color` would make on the empty
     /// `cell`, if this board keeps patterns.
     fn cell_patterns(&self, cell: Cell, color: Color) -> Option<[Pattern; 4]>;
-    /// The incremental pattern evaluation for `color` (the sum over empty cells of what its
-    /// stone would make there), if this board keeps patterns.
-    fn potential(&self, color: Color) -> Option<i32>;
+    /// The incremental pattern evaluation for `color` with the weights of `role` (the sum over
+    /// empty cells of what its stone would make there, see [`PATTERN_POTENTIAL`]), if this
+    /// board keeps patterns.
+    fn potential(&self, color: Color, role: Role) -> Option<i32>;
     /// The empty cells where a stone of `color` would make a pattern of `kind` in some
     /// direction, if this board keeps patterns — together with occupied cells that mean
     /// nothing (callers intersect with the empty cells).
@@ -126,7 +127,7 @@ impl<B: Bitboard> LineState<B> for NoLines {
         None
     }
     #[inline(always)]
-    fn potential(&self, _: Color) -> Option<i32> {
+    fn potential(&self, _: Color, _: Role) -> Option<i32> {
         None
     }
     #[inline(always)]
@@ -248,45 +249,66 @@ static LINE_REACH: LazyLock<Vec<Bits256>> = LazyLock::new(|| {
     reach
 });
 
-/// Worth of one direction's pattern on an empty cell, for the colour that could play there
-/// (the evaluation sums these over every empty cell), indexed by `Pattern as usize`.
-pub const PATTERN_POTENTIAL: [i32; 12] = [
-    0,   // Dead
-    0,   // Overline
-    1,   // B1
-    2,   // F1
-    4,   // B2
-    10,  // F2
-    12,  // B3
-    40,  // F3
-    45,  // B4
-    120, // F4
-    120, // DoubleFour
-    300, // Five
+/// Whose weights a colour's potential is summed with: the evaluation counts the side to
+/// move's patterns with the first row of [`PATTERN_POTENTIAL`] and the opponent's with the
+/// second (a three of the side to move becomes a four with its next stone; the opponent's
+/// must wait a move, and can be blocked first).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Role {
+    /// The side to move.
+    ToMove = 0,
+    /// The side that moves next.
+    Waiting = 1,
+}
+
+/// Worth of one direction's pattern on an empty cell, for the colour that could play there,
+/// by [`Role`] and `Pattern as usize`, in quarter evaluation units (see
+/// [`POTENTIAL_SCALE`]); the evaluation sums these over every empty cell. The side to move's
+/// row also orders moves (see `search::threats::threat_value`).
+///
+/// Fitted to self-play results (Texel's method, see `docs/patterns.md`): 31,163 positions of
+/// 1,000 games, the squared error of `σ(eval / 600)` against the result minimised with every
+/// weight kept at 0 or more, then rounded; the waiting side's open three was raised from 196
+/// to 240, which keeps the tactics set at 114.
+pub const PATTERN_POTENTIAL: [[i32; 12]; 2] = [
+    // Dead, Overline, B1, F1, B2, F2, B3, F3, B4, F4, DoubleFour, Five
+    [0, 0, 5, 2, 18, 30, 120, 300, 540, 1200, 1200, 1200], // to move
+    [0, 0, 4, 2, 21, 22, 100, 240, 500, 950, 950, 1200],   // waiting
 ];
 
-/// The potential of every pattern pair (by its pattern bits, `pair & 0xFF`), both colours
-/// packed in one integer: black's in the low 32 bits, white's times 2³² (see
-/// [`LineKeys::potential`]). One lookup and one addition per changed pair keep both sums.
-static PACKED_POTENTIAL: [i64; 256] = {
+/// [`PATTERN_POTENTIAL`] is in units of 1 / `POTENTIAL_SCALE` of the evaluation: fine enough
+/// for the small weights, which count hundreds of times on a board.
+pub const POTENTIAL_SCALE: i32 = 4;
+
+/// The potential of every pattern pair (by its pattern bits, `pair & 0xFF`) for both colours
+/// and both roles, packed in one integer: 32 bits each, at bit `32 · (2 · role + colour)`
+/// (see [`LineKeys::potential`]). One lookup and one addition per changed pair keep all four
+/// sums.
+static PACKED_POTENTIAL: [i128; 256] = {
     let mut packed = [0; 256];
     let mut pair = 0;
     while pair < 256 {
-        packed[pair] = pattern_worth(pair & 15) as i64 + ((pattern_worth(pair >> 4) as i64) << 32);
+        let mut field = 0;
+        while field < 4 {
+            let (role, colour) = (field / 2, field % 2);
+            let pattern = if colour == 0 { pair & 15 } else { pair >> 4 };
+            packed[pair] += (pattern_worth(role, pattern) as i128) << (32 * field);
+            field += 1;
+        }
         pair += 1;
     }
     packed
 };
 
-/// `PATTERN_POTENTIAL` of the pattern numbered `p`; 0 past the last pattern (a number that
-/// never occurs in a table entry).
-const fn pattern_worth(p: usize) -> i32 {
-    if p < PATTERN_POTENTIAL.len() { PATTERN_POTENTIAL[p] } else { 0 }
+/// `PATTERN_POTENTIAL[role]` of the pattern numbered `p`; 0 past the last pattern (a number
+/// that never occurs in a table entry).
+const fn pattern_worth(role: usize, p: usize) -> i32 {
+    if p < PATTERN_POTENTIAL[role].len() { PATTERN_POTENTIAL[role][p] } else { 0 }
 }
 
 /// [`PACKED_POTENTIAL`] of a pattern pair.
 #[inline(always)]
-fn packed_potential(pair: PatternPair) -> i64 {
+fn packed_potential(pair: PatternPair) -> i128 {
     PACKED_POTENTIAL[usize::from(pair & 0xFF)]
 }
 
@@ -303,7 +325,7 @@ struct Change {
 struct Frame {
     code: u32,
     changes_start: u32,
-    potential: i64,
+    potential: i128,
 }
 
 /// The line keys of a 15×15 board, with the patterns they stand for and the evaluation
@@ -320,10 +342,10 @@ pub struct LineKeys {
     /// not count in the sums): one byte per cell, so make counts the empty seers with a
     /// load and an addition.
     vacant: Box<[u8; SLOTS]>,
-    /// Per colour, the sum of `PATTERN_POTENTIAL` over the empty cells' four patterns,
-    /// packed as in [`PACKED_POTENTIAL`]: every term is at least 0, so black's sum is the
-    /// low 32 bits exactly and white's the rest.
-    potential: i64,
+    /// Per colour and role, the sum of `PATTERN_POTENTIAL` over the empty cells' four
+    /// patterns, packed as in [`PACKED_POTENTIAL`]: every term is at least 0, so each sum is
+    /// exactly its 32-bit field.
+    potential: i128,
     /// Per colour and threat kind, the cells with any such direction (boxed: keeps the
     /// board itself small to move and clone).
     kind_cells: Box<[[Bits256; KINDS]; 2]>,
@@ -578,12 +600,10 @@ impl LineState<Bits256> for LineKeys {
     }
 
     #[inline(always)]
-    fn potential(&self, color: Color) -> Option<i32> {
-        // Black's sum is the low 32 bits (every term is at least 0), white's the rest.
-        self.active.then_some(match color {
-            Color::Black => (self.potential & 0xFFFF_FFFF) as i32,
-            Color::White => (self.potential >> 32) as i32,
-        })
+    fn potential(&self, color: Color, role: Role) -> Option<i32> {
+        // Every term is at least 0, so each sum is exactly its 32-bit field.
+        let field = 2 * role as usize + color.index();
+        self.active.then_some((self.potential >> (32 * field)) as u32 as i32)
     }
 
     #[inline(always)]

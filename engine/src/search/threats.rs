@@ -13,7 +13,7 @@ use crate::bitboard::Bitboard;
 use crate::board::{Board, Color, Outcome};
 use crate::geometry::Cell;
 use crate::pattern::Pattern;
-use crate::pattern::keys::{LineState, PATTERN_POTENTIAL, ThreatKind};
+use crate::pattern::keys::{LineState, PATTERN_POTENTIAL, Role, ThreatKind};
 use crate::rules::Rule;
 use crate::search::ordering::{pack, unpack_cell, unpack_key};
 
@@ -30,7 +30,7 @@ pub const DOUBLE_THREE_VALUE: i64 = 1 << 16;
 /// integer: potential in bits 0..16, fours in 16..20, open threes in 20..24, fives in 24..28,
 /// open fours in 28..32 (four directions never overflow a field).
 const fn threat_share(p: Pattern) -> u64 {
-    PATTERN_POTENTIAL[p as usize] as u64
+    PATTERN_POTENTIAL[Role::ToMove as usize][p as usize] as u64
         | (p.four_count() as u64) << 16
         | (matches!(p, Pattern::F3) as u64) << 20
         | (matches!(p, Pattern::Five) as u64) << 24
@@ -579,7 +579,10 @@ mod tests {
     fn slow_threat_value(patterns: &[Pattern; 4]) -> i64 {
         let fours: u32 = patterns.iter().map(|p| p.four_count()).sum();
         let threes = patterns.iter().filter(|&&p| p == Pattern::F3).count();
-        let base: i64 = patterns.iter().map(|&p| i64::from(PATTERN_POTENTIAL[p as usize])).sum();
+        let base: i64 = patterns
+            .iter()
+            .map(|&p| i64::from(PATTERN_POTENTIAL[Role::ToMove as usize][p as usize]))
+            .sum();
         if patterns.contains(&Pattern::Five) {
             FIVE_VALUE
         } else if fours >= 2 || patterns.contains(&Pattern::F4) {

@@ -1,0 +1,187 @@
+//! Fits the 15×15 evaluation weights to game results (Texel's method); see the section
+//! "Evaluation weights" of `docs/patterns.md`.
+//!
+//! ```text
+//! cargo run --release -p mnk-engine --example eval_fit -- RULE GAMES.sgf [RULE GAMES.sgf ...]
+//! ```
+//!
+//! The SGF files are `pbrain-mnk match --sgf` output (one game per line). Every position
+//! from ply 6 to the last move but one in which neither side can make five gives 24 counts
+//! (the empty-cell directions making each pattern, for the side to move and for the
+//! opponent) and the result for the side to move. Starting from the current
+//! `PATTERN_POTENTIAL` and `TEMPO`, Adam minimises the squared error of `σ(eval / SCALE)`
+//! against the results, weights kept at 0 or more (Dead, Overline and Five fixed); every fifth
+//! position is held out. Prints the error as it goes and the fitted rows in table units.
+
+use mnk_engine::bitboard::{Bitboard, Bits256};
+use mnk_engine::board::{Board, Color};
+use mnk_engine::eval::TEMPO;
+use mnk_engine::pattern::keys::{LineState, PATTERN_POTENTIAL, POTENTIAL_SCALE};
+use mnk_engine::rules::Rule;
+
+/// Evaluation units per unit of the logistic's argument.
+const SCALE: f64 = 600.0;
+/// Passes over the training positions.
+const PASSES: usize = 400;
+/// Adam's step size, in evaluation units.
+const STEP: f64 = 1.0;
+/// Patterns per row (Dead .. Five).
+const PATTERNS: usize = 12;
+/// Weights that stay as they are: Dead, Overline, Five.
+const FIXED: [usize; 3] = [0, 1, 11];
+
+/// One position: the result for the side to move and its 24 counts.
+struct Sample {
+    result: f64,
+    counts: [f64; 2 * PATTERNS],
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.is_empty() || !args.len().is_multiple_of(2) {
+        eprintln!("usage: eval_fit RULE GAMES.sgf [RULE GAMES.sgf ...]");
+        std::process::exit(2);
+    }
+    let mut samples = Vec::new();
+    for pair in args.chunks(2) {
+        let rule: Rule = pair[0].parse().unwrap_or_else(|e| fail(&format!("{e}")));
+        let text = std::fs::read_to_string(&pair[1]).unwrap_or_else(|e| fail(&e.to_string()));
+        for line in text.lines().filter(|l| l.contains(";B[")) {
+            collect(rule, line, &mut samples);
+        }
+    }
+    let (train, held_out): (Vec<_>, Vec<_>) =
+        samples.iter().enumerate().partition(|(i, _)| i % 5 != 4);
+    let train: Vec<&Sample> = train.into_iter().map(|(_, s)| s).collect();
+    let held_out: Vec<&Sample> = held_out.into_iter().map(|(_, s)| s).collect();
+    println!("positions {} (training {}, held out {})", samples.len(), train.len(), held_out.len());
+
+    // Parameters: 24 weights in evaluation units, then the tempo.
+    let scale = f64::from(POTENTIAL_SCALE);
+    let mut params: Vec<f64> = PATTERN_POTENTIAL[0]
+        .iter()
+        .chain(&PATTERN_POTENTIAL[1])
+        .map(|&w| f64::from(w) / scale)
+        .chain([f64::from(TEMPO)])
+        .collect();
+    println!(
+        "start: training {:.5} held out {:.5}",
+        error(&params, &train),
+        error(&params, &held_out)
+    );
+    let (mut m, mut v) = (vec![0.0; params.len()], vec![0.0; params.len()]);
+    let (beta1, beta2) = (0.9_f64, 0.999_f64);
+    for pass in 1..=PASSES {
+        let mut gradient = vec![0.0; params.len()];
+        for s in &train {
+            let p = sigmoid(eval(&params, s) / SCALE);
+            let d = -2.0 * (s.result - p) * p * (1.0 - p) / SCALE;
+            // The opponent's counts enter the evaluation with a minus sign.
+            for (i, (g, &c)) in gradient.iter_mut().zip(&s.counts).enumerate() {
+                *g += if i < PATTERNS { d * c } else { -d * c };
+            }
+            gradient[2 * PATTERNS] += d;
+        }
+        for (i, g) in gradient.iter().enumerate() {
+            let g = g / train.len() as f64;
+            m[i] = beta1 * m[i] + (1.0 - beta1) * g;
+            v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
+            let m_hat = m[i] / (1.0 - beta1.powi(pass as i32));
+            let v_hat = v[i] / (1.0 - beta2.powi(pass as i32));
+            let fixed = i < 2 * PATTERNS && FIXED.contains(&(i % PATTERNS));
+            if !fixed {
+                params[i] -= STEP * m_hat / (v_hat.sqrt() + 1e-8);
+                if i < 2 * PATTERNS {
+                    params[i] = params[i].max(0.0);
+                }
+            }
+        }
+        if pass % 50 == 0 {
+            println!(
+                "pass {pass}: training {:.5} held out {:.5}",
+                error(&params, &train),
+                error(&params, &held_out)
+            );
+        }
+    }
+    let row = |r: usize| -> Vec<i64> {
+        params[r * PATTERNS..(r + 1) * PATTERNS]
+            .iter()
+            .map(|w| (w * scale).round() as i64)
+            .collect()
+    };
+    println!("to move  {:?}", row(0));
+    println!("waiting  {:?}", row(1));
+    println!("tempo    {:.1}", params[2 * PATTERNS]);
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("eval_fit: {message}");
+    std::process::exit(2)
+}
+
+/// Adds the positions of one SGF game record to `samples`.
+fn collect(rule: Rule, line: &str, samples: &mut Vec<Sample>) {
+    let winner = if line.contains("RE[B+") {
+        Some(Color::Black)
+    } else if line.contains("RE[W+") {
+        Some(Color::White)
+    } else {
+        None
+    };
+    let moves: Vec<(usize, usize)> = line
+        .split(';')
+        .filter_map(|node| node.strip_prefix("B[").or_else(|| node.strip_prefix("W[")))
+        .filter_map(|m| {
+            let b = m.as_bytes();
+            let x = b.first()?.checked_sub(b'a')?;
+            let y = b.get(1)?.checked_sub(b'a')?;
+            Some((usize::from(x), usize::from(y)))
+        })
+        .collect();
+    let mut board = Board::<Bits256>::new(rule);
+    for (ply, &(x, y)) in moves.iter().enumerate() {
+        let me = board.side_to_move();
+        let quiet =
+            board.winning_cells(me).is_empty() && board.winning_cells(me.opponent()).is_empty();
+        if ply >= 6 && ply + 1 < moves.len() && quiet {
+            let result = match winner {
+                Some(c) if c == me => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+            let mut counts = [0.0; 2 * PATTERNS];
+            for cell in board.empty_cells().iter() {
+                for (row, colour) in [me, me.opponent()].into_iter().enumerate() {
+                    for p in
+                        board.lines().cell_patterns(cell, colour).expect("15×15 keeps patterns")
+                    {
+                        counts[row * PATTERNS + p as usize] += 1.0;
+                    }
+                }
+            }
+            samples.push(Sample { result, counts });
+        }
+        if board.try_play_at(x, y).is_err() {
+            fail(&format!("an illegal move in: {line}"));
+        }
+    }
+}
+
+/// The evaluation with `params` (the opponent's counts subtract).
+fn eval(params: &[f64], s: &Sample) -> f64 {
+    let own: f64 = (0..PATTERNS).map(|i| params[i] * s.counts[i]).sum();
+    let theirs: f64 = (PATTERNS..2 * PATTERNS).map(|i| params[i] * s.counts[i]).sum();
+    params[2 * PATTERNS] + own - theirs
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x.clamp(-50.0, 50.0)).exp())
+}
+
+/// Mean squared error of the predicted against the actual results.
+fn error(params: &[f64], samples: &[&Sample]) -> f64 {
+    let sum: f64 =
+        samples.iter().map(|s| (s.result - sigmoid(eval(params, s) / SCALE)).powi(2)).sum();
+    sum / samples.len() as f64
+}
