@@ -20,7 +20,7 @@ const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/tacti
 /// Main-search nodes allowed per position (threat-search nodes are counted apart).
 pub const NODE_BUDGET: u64 = 50_000;
 /// Positions the engine solves today within the budget (of 120); raise it as it improves.
-pub const MIN_SOLVED: usize = 114;
+pub const MIN_SOLVED: usize = 115;
 /// Of the 63 win positions, those solved with a forced-win score today (the others are
 /// played right by the evaluation's preference, without a proof); raise it as it improves.
 pub const MIN_PROVEN_WINS: usize = 49;

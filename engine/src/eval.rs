@@ -16,7 +16,8 @@ use crate::search::score::{MAX_EVAL, Score};
 pub const WINDOW_WEIGHT: [Score; 6] = [0, 1, 6, 40, 300, 0];
 
 /// Bonus for having the move, in the same units (on 15×15 the side to move's own weights
-/// already count most of it, see [`crate::pattern::keys::PATTERN_POTENTIAL`]).
+/// count most of it: about 250 on an empty board, less as it fills; see
+/// [`crate::pattern::keys::PATTERN_POTENTIAL`]).
 pub const TEMPO: Score = 6;
 
 /// The evaluation of `board` for the side to move. On 15×15 it is the difference of the
@@ -52,12 +53,13 @@ mod tests {
     use crate::rules::Rule;
 
     #[test]
-    fn the_empty_board_favours_the_side_to_move_by_a_little() {
+    fn the_empty_board_favours_the_side_to_move() {
         assert_eq!(evaluate(&Board::<u32>::new(Rule::Freestyle)), TEMPO);
-        // On 15×15 the side to move's own weights count the same empty lines a little
-        // higher than the waiting side's: more than the tempo, far less than a three.
+        // On 15×15 the side to move's own weights count the same empty lines higher than the
+        // waiting side's. The weights are fitted so that σ(eval / 600) predicts the result:
+        // about 260 here, a 61 % chance for black on the empty board, and far from a win.
         let empty = evaluate(&Board::<Bits256>::new(Rule::Freestyle));
-        assert!(empty > TEMPO && empty < 100, "{empty}");
+        assert!((200..400).contains(&empty), "{empty}");
     }
 
     #[test]

@@ -266,14 +266,14 @@ pub enum Role {
 /// [`POTENTIAL_SCALE`]); the evaluation sums these over every empty cell. The side to move's
 /// row also orders moves (see `search::threats::threat_value`).
 ///
-/// Fitted to self-play results (Texel's method, see `docs/patterns.md`): 31,163 positions of
-/// 1,000 games, the squared error of `σ(eval / 600)` against the result minimised with every
-/// weight kept at 0 or more, then rounded; the waiting side's open three was raised from 196
-/// to 240, which keeps the tactics set at 114.
+/// Fitted to self-play results (Texel's method, `examples/eval_fit.rs`; see
+/// `docs/patterns.md`): 60,955 positions of 2,000 games, the squared error of
+/// `σ(eval / 600)` against the result minimised with every weight kept at 0 or more, then
+/// rounded, the fours capped at 1200.
 pub const PATTERN_POTENTIAL: [[i32; 12]; 2] = [
     // Dead, Overline, B1, F1, B2, F2, B3, F3, B4, F4, DoubleFour, Five
-    [0, 0, 5, 2, 18, 30, 120, 300, 540, 1200, 1200, 1200], // to move
-    [0, 0, 4, 2, 21, 22, 100, 240, 500, 950, 950, 1200],   // waiting
+    [0, 0, 3, 1, 27, 45, 142, 373, 586, 1200, 1200, 1200], // to move
+    [0, 0, 1, 0, 31, 39, 118, 244, 534, 1200, 1200, 1200], // waiting
 ];
 
 /// [`PATTERN_POTENTIAL`] is in units of 1 / `POTENTIAL_SCALE` of the evaluation: fine enough
