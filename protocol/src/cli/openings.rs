@@ -66,7 +66,7 @@ pub(crate) fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> 
     let mut rng = SplitMix64::new(seed);
     let mut seen = HashSet::new();
     let (mut kept, mut tried) = (0, 0);
-    while kept < count && tried < count * TRIES_PER_OPENING {
+    while kept < count && tried < count.saturating_mul(TRIES_PER_OPENING) {
         tried += 1;
         let opening = random_opening(&mut rng, size, rule, stones);
         if !seen.insert(canonical(&opening, size.side())) {
