@@ -45,10 +45,14 @@ fn main() {
     let mut samples = Vec::new();
     for pair in args.chunks(2) {
         let rule: Rule = pair[0].parse().unwrap_or_else(|e| fail(&format!("{e}")));
-        let text = std::fs::read_to_string(&pair[1]).unwrap_or_else(|e| fail(&e.to_string()));
+        let text = std::fs::read_to_string(&pair[1])
+            .unwrap_or_else(|e| fail(&format!("{}: {e}", pair[1])));
         for line in text.lines().filter(|l| l.contains(";B[")) {
             collect(rule, line, &mut samples);
         }
+    }
+    if samples.len() < 5 {
+        fail("too few positions to fit (games from ply 6 on, with no five threatened)");
     }
     let (train, held_out): (Vec<_>, Vec<_>) =
         samples.iter().enumerate().partition(|(i, _)| i % 5 != 4);
