@@ -168,8 +168,7 @@ impl Geometry {
 
     /// The cell in "pos" notation: column letter (`a` = 0) then row number (`y + 1`).
     pub fn format_pos(self, cell: Cell) -> String {
-        let (x, y) = self.xy(cell);
-        format!("{}{}", (b'a' + x as u8) as char, y + 1)
+        crate::notation::format_pos(self.xy(cell))
     }
 
     /// The cell written `text` in "pos" notation (the inverse of [`Geometry::format_pos`], for

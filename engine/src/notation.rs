@@ -13,6 +13,18 @@ use std::fmt;
 /// A coordinate pair as written, before any board check.
 pub type Point = (usize, usize);
 
+/// The point in "pos" notation: column letter (`a` = x 0), then row number (`y + 1`); the
+/// inverse of [`parse_moves`] for one move.
+///
+/// ```
+/// use mnk_engine::notation::{format_pos, parse_moves};
+/// assert_eq!(format_pos((7, 7)), "h8");
+/// assert_eq!(parse_moves(&format_pos((0, 14))).unwrap(), vec![(0, 14)]);
+/// ```
+pub fn format_pos((x, y): Point) -> String {
+    format!("{}{}", char::from(b'a' + x as u8), y + 1)
+}
+
 /// A syntax error in a move list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NotationError {

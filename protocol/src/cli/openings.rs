@@ -19,6 +19,7 @@ use std::io::Write;
 
 use mnk_engine::BoardSize;
 use mnk_engine::geometry::Symmetry;
+use mnk_engine::notation::format_pos;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
 use mnk_engine::search::score::{Score, format_score};
@@ -108,11 +109,9 @@ fn canonical(opening: &[Point], side: usize) -> Vec<Point> {
         .expect("there are eight symmetries")
 }
 
-/// `h8,i9,j8`: column letter, then row number from 1.
+/// `h8,i9,j8`: the moves in pos notation.
 fn pos_notation(opening: &[Point]) -> String {
-    let moves: Vec<String> =
-        opening.iter().map(|&(x, y)| format!("{}{}", (b'a' + x as u8) as char, y + 1)).collect();
-    moves.join(",")
+    opening.iter().map(|&point| format_pos(point)).collect::<Vec<_>>().join(",")
 }
 
 #[cfg(test)]

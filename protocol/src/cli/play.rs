@@ -12,6 +12,7 @@ use std::time::Duration;
 use mnk_engine::BoardSize;
 use mnk_engine::bitboard::Bitboard;
 use mnk_engine::board::{Color, Outcome};
+use mnk_engine::notation::format_pos;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
 use mnk_engine::search::score::format_score;
@@ -123,7 +124,7 @@ fn colour_name(color: Color) -> &'static str {
 }
 
 fn format_point((x, y): Point) -> String {
-    format!("{}{} ({x},{y})", (b'a' + x as u8) as char, y + 1)
+    format!("{} ({x},{y})", format_pos((x, y)))
 }
 
 fn legal_points(game: &Game) -> Vec<Point> {
