@@ -290,6 +290,14 @@ impl<B: Bitboard> Board<B> {
         &self.lines
     }
 
+    /// Whether the moves played from now on keep the evaluation sums up to date; returns the
+    /// setting before (see [`LineState::keep_sums`]: a search that never evaluates turns
+    /// them off, and on again once its moves are taken back).
+    #[inline(always)]
+    pub fn keep_evaluation_sums(&mut self, on: bool) -> bool {
+        self.lines.keep_sums(on)
+    }
+
     /// The Zobrist hash of the stones.
     #[inline(always)]
     pub fn hash(&self) -> u64 {
@@ -712,6 +720,42 @@ mod tests {
                 while board.undo().is_some() {}
                 assert_eq!(board.hash(), 0);
                 assert!(board.is_consistent());
+            }
+        }
+    }
+
+    #[test]
+    fn moves_played_without_the_evaluation_sums_leave_them_as_they_were() {
+        // The threat search turns the sums off, plays and takes back its moves, and turns
+        // them on again: the sums must then be the position's, and every other part of the
+        // line state must have been kept all along.
+        let mut rng = SplitMix64::new(83);
+        let sums = |board: &Board<Bits256>| {
+            [Color::Black, Color::White]
+                .map(|c| [Role::ToMove, Role::Waiting].map(|r| board.lines().potential(c, r)))
+        };
+        for rule in Rule::ALL {
+            let mut board = Board::<Bits256>::new(rule);
+            while !board.outcome().is_decided() && board.move_count() < 100 {
+                let before = sums(&board);
+                assert!(board.keep_evaluation_sums(false));
+                let start = board.move_count();
+                for _ in 0..=rng.below(6) {
+                    if board.outcome().is_decided() {
+                        break;
+                    }
+                    let moves: Vec<Cell> = board.legal_moves().iter().collect();
+                    board.play(moves[rng.below(moves.len())]);
+                    assert!(board.is_consistent(), "{rule} after {}", board.move_count());
+                }
+                while board.move_count() > start {
+                    board.undo();
+                }
+                assert!(!board.keep_evaluation_sums(true));
+                assert_eq!(sums(&board), before, "{rule} after {}", board.move_count());
+                assert!(board.is_consistent());
+                let moves: Vec<Cell> = board.legal_moves().iter().collect();
+                board.play(moves[rng.below(moves.len())]);
             }
         }
     }

@@ -60,6 +60,15 @@ pub trait LineState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'stati
     /// needed); queries then answer `None` and callers use their generic paths.
     fn deactivate(&mut self) {}
 
+    /// Whether the stones placed from now on update the evaluation sums
+    /// ([`LineState::potential`]); returns the setting before. A search that never evaluates
+    /// (the threat search) turns them off for cheaper placements. The sums are those of the
+    /// board only while every stone on it was placed with them on, so a caller turns them
+    /// back on after removing the stones it placed.
+    fn keep_sums(&mut self, _on: bool) -> bool {
+        true
+    }
+
     /// [`LineState::threat_cells`] for fives.
     #[inline(always)]
     fn five_cells(&self, color: Color) -> Option<B> {
@@ -319,13 +328,14 @@ struct Change {
     old: PatternPair,
 }
 
-/// What undoing one placement needs: the stone's code, where its changes start and the sums
-/// before it.
+/// What undoing one placement needs: the stone's code, where its changes start, the sums
+/// before it and whether it updated them (see [`LineState::keep_sums`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct Frame {
     code: u32,
     changes_start: u32,
     potential: i128,
+    sums: bool,
 }
 
 /// The line keys of a 15×15 board, with the patterns they stand for and the evaluation
@@ -352,6 +362,8 @@ pub struct LineKeys {
     table: &'static PatternTable,
     /// Whether the state is maintained (see [`LineState::deactivate`]).
     active: bool,
+    /// Whether placements update `potential` (see [`LineState::keep_sums`]).
+    sums: bool,
     /// The pattern pairs each placement changed, oldest first, so that removing a stone
     /// restores them instead of looking every key up again.
     changes: Vec<Change>,
@@ -434,7 +446,7 @@ impl LineKeys {
     /// gone by the time that stone is removed, its keys are back to what they were then, and
     /// so are its pairs: correct again the moment the cell is empty.
     #[inline(always)]
-    fn update(&mut self, cell: Cell, code: u32) {
+    fn update<const SUMS: bool>(&mut self, cell: Cell, code: u32) {
         let seers = SEERS.of(cell);
         // First every key, then the table entries of the empty seers' keys with no branch
         // in between, so the lookups overlap; then the entries that changed.
@@ -467,7 +479,9 @@ impl LineKeys {
                 self.track_kinds(index, old_pair, new_pair);
             }
             self.pairs.as_flattened_mut()[index] = new_pair;
-            potential += packed_potential(new_pair) - packed_potential(old_pair);
+            if SUMS {
+                potential += packed_potential(new_pair) - packed_potential(old_pair);
+            }
         }
         self.changes.extend_from_slice(&changes[..changed]);
         self.potential += potential;
@@ -504,6 +518,7 @@ impl LineKeys {
             kind_cells: self.kind_cells.clone(),
             table: self.table,
             active: self.active,
+            sums: self.sums,
             changes: Vec::with_capacity(64 * 4 * 2 * HALF),
             frames: Vec::with_capacity(64),
         }
@@ -531,6 +546,7 @@ impl LineState<Bits256> for LineKeys {
             kind_cells: Box::new([[Bits256::EMPTY; KINDS]; 2]),
             table,
             active: true,
+            sums: true,
             changes: Vec::with_capacity(64 * 4 * 2 * HALF),
             frames: Vec::with_capacity(64),
         }
@@ -549,10 +565,15 @@ impl LineState<Bits256> for LineKeys {
             code,
             changes_start: self.changes.len() as u32,
             potential: self.potential,
+            sums: self.sums,
         });
-        self.uncount_cell(cell);
         self.vacant[cell.index()] = 0;
-        self.update(cell, code);
+        if self.sums {
+            self.uncount_cell(cell);
+            self.update::<true>(cell, code);
+        } else {
+            self.update::<false>(cell, code);
+        }
     }
 
     #[inline]
@@ -581,6 +602,8 @@ impl LineState<Bits256> for LineKeys {
         // only the empty cells' must agree.
         let empty = Bits256::FULL.without(black | white);
         let empty_agree = empty.iter().all(|c| fresh.pairs[c.index()] == self.pairs[c.index()]);
+        // The sums are the board's only while every stone was placed with them on.
+        let sums = self.frames.iter().all(|frame| frame.sums);
         let kinds_agree = (0..2).all(|color| {
             (0..KINDS).all(|kind| {
                 fresh.kind_cells[color][kind] & empty == self.kind_cells[color][kind] & empty
@@ -590,7 +613,7 @@ impl LineState<Bits256> for LineKeys {
             && empty_agree
             && kinds_agree
             && fresh.vacant == self.vacant
-            && fresh.potential == self.potential
+            && (!sums || fresh.potential == self.potential)
             && std::ptr::eq(fresh.table, self.table)
     }
 
@@ -628,6 +651,10 @@ impl LineState<Bits256> for LineKeys {
 
     fn deactivate(&mut self) {
         self.active = false;
+    }
+
+    fn keep_sums(&mut self, on: bool) -> bool {
+        std::mem::replace(&mut self.sums, on)
     }
 
     fn renju_forbidden(&self, black: Bits256, white: Bits256, candidates: Bits256) -> Bits256 {

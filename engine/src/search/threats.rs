@@ -341,6 +341,20 @@ impl ThreatSearch {
         self.budget_end = self.nodes + limit;
         self.deadline = deadline;
         self.threes = threats == Threats::FoursAndThrees;
+        // The threat search never evaluates: its moves skip the evaluation sums.
+        let sums = board.keep_evaluation_sums(false);
+        let win = self.deepen(board, max_threats, first);
+        board.keep_evaluation_sums(sums);
+        win
+    }
+
+    /// [`ThreatSearch::solve`] once set up: VCF in one pass, VCT by iterative deepening.
+    fn deepen<B: Bitboard>(
+        &mut self,
+        board: &mut Board<B>,
+        max_threats: u32,
+        first: &mut Option<Cell>,
+    ) -> Option<usize> {
         if !self.threes {
             return self.attack(board, max_threats, first);
         }
