@@ -23,7 +23,10 @@ pub const NODE_BUDGET: u64 = 50_000;
 /// The environment variable that sets another budget for the `#[ignore]`d test.
 const BUDGET_VARIABLE: &str = "TACTICS_NODES";
 /// Positions the engine solves today within the budget (of 120); raise it as it improves.
-pub const MIN_SOLVED: usize = 115;
+/// (Lowered from 115 to 113 by the evaluation's combination classes, which won 53 % of 600
+/// self-play games: they changed which near misses 50,000 nodes solve; with 500,000 nodes
+/// the builds before and after both solve 116.)
+pub const MIN_SOLVED: usize = 113;
 /// Of the 63 win positions, those solved with a forced-win score today (the others are
 /// played right by the evaluation's preference, without a proof); raise it as it improves.
 pub const MIN_PROVEN_WINS: usize = 49;

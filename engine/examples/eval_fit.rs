@@ -6,34 +6,49 @@
 //! ```
 //!
 //! The SGF files are `pbrain-mnk match --sgf` output (one game per line). Every position
-//! from ply 6 to the last move but one in which neither side can make five gives 24 counts
-//! (the empty-cell directions making each pattern, for the side to move and for the
-//! opponent) and the result for the side to move. Starting from the current
-//! `PATTERN_POTENTIAL` and `TEMPO`, Adam minimises the squared error of `σ(eval / SCALE)`
-//! against the results, weights kept at 0 or more (Dead, Overline and Five fixed); every fifth
-//! position is held out. Prints the error as it goes and the fitted rows in table units.
+//! from ply 6 to the last move but one in which neither side can make five gives 36 counts
+//! (the empty-cell directions making each pattern and the empty cells of each combination
+//! class, for the side to move and for the opponent) and the result for the side to move.
+//! Starting from the current `PATTERN_POTENTIAL`, `COMBO_POTENTIAL` and `TEMPO`, Adam
+//! minimises the squared error of `σ(eval / SCALE)` against the results, weights kept at 0 or
+//! more (Dead, Overline and Five fixed); every fifth position is held out. Prints the error as
+//! it goes and the fitted rows in table units.
 
 use mnk_engine::bitboard::{Bitboard, Bits256};
 use mnk_engine::board::{Board, Color};
 use mnk_engine::eval::TEMPO;
+use mnk_engine::pattern::combo::{COMBO_POTENTIAL, COMBOS, combo_of, forbids_doubles};
 use mnk_engine::pattern::keys::{LineState, PATTERN_POTENTIAL, POTENTIAL_SCALE};
 use mnk_engine::rules::Rule;
 
 /// Evaluation units per unit of the logistic's argument.
 const SCALE: f64 = 600.0;
 /// Passes over the training positions.
-const PASSES: usize = 400;
+const PASSES: usize = 2000;
 /// Adam's step size, in evaluation units.
 const STEP: f64 = 1.0;
 /// Patterns per row (Dead .. Five).
 const PATTERNS: usize = 12;
 /// Weights that stay as they are: Dead, Overline, Five.
 const FIXED: [usize; 3] = [0, 1, 11];
+/// Counts per position: the side to move's patterns, the opponent's, then the side to move's
+/// combination classes and the opponent's. The weights are in the same order, then the tempo.
+const FEATURES: usize = 2 * PATTERNS + 2 * COMBOS;
 
-/// One position: the result for the side to move and its 24 counts.
+/// One position: the result for the side to move and its counts.
 struct Sample {
     result: f64,
-    counts: [f64; 2 * PATTERNS],
+    counts: [f64; FEATURES],
+}
+
+/// Whether count `i` is the opponent's (it enters the evaluation with a minus sign).
+fn opponents(i: usize) -> bool {
+    (PATTERNS..2 * PATTERNS).contains(&i) || i >= 2 * PATTERNS + COMBOS
+}
+
+/// Whether weight `i` stays as it is.
+fn fixed(i: usize) -> bool {
+    i < 2 * PATTERNS && FIXED.contains(&(i % PATTERNS))
 }
 
 fn main() {
@@ -60,11 +75,13 @@ fn main() {
     let held_out: Vec<&Sample> = held_out.into_iter().map(|(_, s)| s).collect();
     println!("positions {} (training {}, held out {})", samples.len(), train.len(), held_out.len());
 
-    // Parameters: 24 weights in evaluation units, then the tempo.
+    // Parameters: the weights in evaluation units, in the order of the counts, then the tempo.
     let scale = f64::from(POTENTIAL_SCALE);
     let mut params: Vec<f64> = PATTERN_POTENTIAL[0]
         .iter()
         .chain(&PATTERN_POTENTIAL[1])
+        .chain(&COMBO_POTENTIAL[0])
+        .chain(&COMBO_POTENTIAL[1])
         .map(|&w| f64::from(w) / scale)
         .chain([f64::from(TEMPO)])
         .collect();
@@ -80,11 +97,10 @@ fn main() {
         for s in &train {
             let p = sigmoid(eval(&params, s) / SCALE);
             let d = -2.0 * (s.result - p) * p * (1.0 - p) / SCALE;
-            // The opponent's counts enter the evaluation with a minus sign.
             for (i, (g, &c)) in gradient.iter_mut().zip(&s.counts).enumerate() {
-                *g += if i < PATTERNS { d * c } else { -d * c };
+                *g += if opponents(i) { -d * c } else { d * c };
             }
-            gradient[2 * PATTERNS] += d;
+            gradient[FEATURES] += d;
         }
         for (i, g) in gradient.iter().enumerate() {
             let g = g / train.len() as f64;
@@ -92,15 +108,14 @@ fn main() {
             v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
             let m_hat = m[i] / (1.0 - beta1.powi(pass as i32));
             let v_hat = v[i] / (1.0 - beta2.powi(pass as i32));
-            let fixed = i < 2 * PATTERNS && FIXED.contains(&(i % PATTERNS));
-            if !fixed {
+            if !fixed(i) {
                 params[i] -= STEP * m_hat / (v_hat.sqrt() + 1e-8);
-                if i < 2 * PATTERNS {
+                if i < FEATURES {
                     params[i] = params[i].max(0.0);
                 }
             }
         }
-        if pass % 50 == 0 {
+        if pass % 250 == 0 {
             println!(
                 "pass {pass}: training {:.5} held out {:.5}",
                 error(&params, &train),
@@ -108,15 +123,14 @@ fn main() {
             );
         }
     }
-    let row = |r: usize| -> Vec<i64> {
-        params[r * PATTERNS..(r + 1) * PATTERNS]
-            .iter()
-            .map(|w| (w * scale).round() as i64)
-            .collect()
+    let row = |range: std::ops::Range<usize>| -> Vec<i64> {
+        params[range].iter().map(|w| (w * scale).round() as i64).collect()
     };
-    println!("to move  {:?}", row(0));
-    println!("waiting  {:?}", row(1));
-    println!("tempo    {:.1}", params[2 * PATTERNS]);
+    println!("patterns, to move  {:?}", row(0..PATTERNS));
+    println!("patterns, waiting  {:?}", row(PATTERNS..2 * PATTERNS));
+    println!("combos, to move    {:?}", row(2 * PATTERNS..2 * PATTERNS + COMBOS));
+    println!("combos, waiting    {:?}", row(2 * PATTERNS + COMBOS..FEATURES));
+    println!("tempo              {:.1}", params[FEATURES]);
 }
 
 fn fail(message: &str) -> ! {
@@ -154,13 +168,16 @@ fn collect(rule: Rule, line: &str, samples: &mut Vec<Sample>) {
                 Some(_) => 0.0,
                 None => 0.5,
             };
-            let mut counts = [0.0; 2 * PATTERNS];
+            let mut counts = [0.0; FEATURES];
             for cell in board.empty_cells().iter() {
                 for (row, colour) in [me, me.opponent()].into_iter().enumerate() {
-                    for p in
-                        board.lines().cell_patterns(cell, colour).expect("15×15 keeps patterns")
-                    {
+                    let patterns =
+                        board.lines().cell_patterns(cell, colour).expect("15×15 keeps patterns");
+                    for p in patterns {
                         counts[row * PATTERNS + p as usize] += 1.0;
+                    }
+                    if let Some(combo) = combo_of(patterns, forbids_doubles(rule, colour)) {
+                        counts[2 * PATTERNS + row * COMBOS + combo as usize] += 1.0;
                     }
                 }
             }
@@ -174,9 +191,9 @@ fn collect(rule: Rule, line: &str, samples: &mut Vec<Sample>) {
 
 /// The evaluation with `params` (the opponent's counts subtract).
 fn eval(params: &[f64], s: &Sample) -> f64 {
-    let own: f64 = (0..PATTERNS).map(|i| params[i] * s.counts[i]).sum();
-    let theirs: f64 = (PATTERNS..2 * PATTERNS).map(|i| params[i] * s.counts[i]).sum();
-    params[2 * PATTERNS] + own - theirs
+    let terms = s.counts.iter().zip(params).enumerate();
+    let sum: f64 = terms.map(|(i, (c, w))| if opponents(i) { -c * w } else { c * w }).sum();
+    params[FEATURES] + sum
 }
 
 fn sigmoid(x: f64) -> f64 {

@@ -532,6 +532,7 @@ mod tests {
     use super::*;
     use crate::bitboard::Bits256;
     use crate::pattern::Pattern;
+    use crate::pattern::combo::{COMBO_POTENTIAL, combo_of, forbids_doubles};
     use crate::pattern::keys::{PATTERN_POTENTIAL, Role, ThreatKind};
     use crate::rng::SplitMix64;
 
@@ -650,11 +651,21 @@ mod tests {
                         let threes = lines.threat_cells(color, ThreatKind::Three).unwrap() & empty;
                         // Each potential (kept packed, both colours and roles in one
                         // integer) is the direct sum over the empty cells.
+                        // Each cell counts its patterns and its combination class.
                         for role in [Role::ToMove, Role::Waiting] {
+                            let forbidden = forbids_doubles(rule, color);
                             let direct: i32 = empty
                                 .iter()
-                                .flat_map(|cell| lines.cell_patterns(cell, color).unwrap())
-                                .map(|p| PATTERN_POTENTIAL[role as usize][p as usize])
+                                .map(|cell| {
+                                    let p = lines.cell_patterns(cell, color).unwrap();
+                                    let patterns: i32 = p
+                                        .iter()
+                                        .map(|&q| PATTERN_POTENTIAL[role as usize][q as usize])
+                                        .sum();
+                                    let combo = combo_of(p, forbidden)
+                                        .map_or(0, |c| COMBO_POTENTIAL[role as usize][c as usize]);
+                                    patterns + combo
+                                })
                                 .sum();
                             assert_eq!(lines.potential(color, role), Some(direct), "{rule}");
                         }

@@ -17,6 +17,7 @@
 use std::sync::LazyLock;
 
 use super::Pattern;
+use super::combo::ComboTable;
 use super::table::{
     CODE_BLACK, CODE_WHITE, HALF, PatternPair, PatternTable, empty_compact_key, pair_pattern,
     stone_weight,
@@ -60,11 +61,11 @@ pub trait LineState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'stati
     /// needed); queries then answer `None` and callers use their generic paths.
     fn deactivate(&mut self) {}
 
-    /// Whether the stones placed from now on update the evaluation sums
-    /// ([`LineState::potential`]); returns the setting before. A search that never evaluates
-    /// (the threat search) turns them off for cheaper placements. The sums are those of the
-    /// board only while every stone on it was placed with them on, so a caller turns them
-    /// back on after removing the stones it placed.
+    /// Whether the stones placed from now on update the evaluation sums ([`LineState::potential`]);
+    /// returns the setting before. A search that never evaluates (the threat search) turns
+    /// them off for cheaper placements. The sums are those of the board only while every
+    /// stone on it was placed with them on, so a caller turns them back on after removing
+    /// the stones it placed.
     fn keep_sums(&mut self, _on: bool) -> bool {
         true
     }
@@ -275,31 +276,37 @@ pub enum Role {
 /// [`POTENTIAL_SCALE`]); the evaluation sums these over every empty cell. The side to move's
 /// row also orders moves (see `search::threats::threat_value`).
 ///
-/// Fitted to self-play results (Texel's method, `examples/eval_fit.rs`; see
-/// `docs/patterns.md`): 60,955 positions of 2,000 games, the squared error of
-/// `σ(eval / 600)` against the result minimised with every weight kept at 0 or more, then
-/// rounded, the fours capped at 1200.
+/// Fitted to self-play results together with [`super::combo::COMBO_POTENTIAL`] (Texel's
+/// method, `examples/eval_fit.rs`; see `docs/patterns.md`): 138,918 positions of 4,700
+/// games, the squared error of `σ(eval / 600)` against the result minimised with every weight
+/// kept at 0 or more, then rounded, the fours capped at 1200.
 pub const PATTERN_POTENTIAL: [[i32; 12]; 2] = [
     // Dead, Overline, B1, F1, B2, F2, B3, F3, B4, F4, DoubleFour, Five
-    [0, 0, 3, 1, 27, 45, 142, 373, 586, 1200, 1200, 1200], // to move
-    [0, 0, 1, 0, 31, 39, 118, 244, 534, 1200, 1200, 1200], // waiting
+    [0, 0, 0, 3, 15, 38, 105, 301, 407, 1200, 1200, 1200], // to move
+    [0, 0, 0, 1, 14, 35, 88, 201, 390, 1200, 1200, 1200],  // waiting
 ];
 
 /// [`PATTERN_POTENTIAL`] is in units of 1 / `POTENTIAL_SCALE` of the evaluation: fine enough
 /// for the small weights, which count hundreds of times on a board.
 pub const POTENTIAL_SCALE: i32 = 4;
 
+/// Where the sum of `color` with `role`'s weights sits in a packed potential: 32 bits each,
+/// at bit `32 · (2 · colour + role)` (so each colour's two sums are one 64-bit half).
+#[inline(always)]
+pub const fn potential_shift(color: Color, role: Role) -> u32 {
+    32 * (2 * color as u32 + role as u32)
+}
+
 /// The potential of every pattern pair (by its pattern bits, `pair & 0xFF`) for both colours
-/// and both roles, packed in one integer: 32 bits each, at bit `32 · (2 · role + colour)`
-/// (see [`LineKeys::potential`]). One lookup and one addition per changed pair keep all four
-/// sums.
+/// and both roles, packed in one integer (see [`potential_shift`]). One lookup and one
+/// addition per changed pair keep all four sums.
 static PACKED_POTENTIAL: [i128; 256] = {
     let mut packed = [0; 256];
     let mut pair = 0;
     while pair < 256 {
         let mut field = 0;
         while field < 4 {
-            let (role, colour) = (field / 2, field % 2);
+            let (colour, role) = (field / 2, field % 2);
             let pattern = if colour == 0 { pair & 15 } else { pair >> 4 };
             packed[pair] += (pattern_worth(role, pattern) as i128) << (32 * field);
             field += 1;
@@ -348,21 +355,28 @@ pub struct LineKeys {
     /// `pairs[cell][direction]` = the table entry of the key (black's and white's pattern);
     /// for an occupied cell, the entry when its stone was placed (see [`LineKeys::update`]).
     pairs: Box<[[PatternPair; 4]; SLOTS]>,
+    /// Per cell, the sum of its four pairs' combination digits (both colours' combination
+    /// indices, see [`ComboTable::digits`]); for an occupied cell, the sum when its stone was
+    /// placed, as for `pairs`.
+    combo_indices: Box<[u32; SLOTS]>,
     /// Per cell, 1 if it is empty, else 0 (cells holding a stone get no new entries and do
     /// not count in the sums): one byte per cell, so make counts the empty seers with a
     /// load and an addition.
     vacant: Box<[u8; SLOTS]>,
     /// Per colour and role, the sum of `PATTERN_POTENTIAL` over the empty cells' four
-    /// patterns, packed as in [`PACKED_POTENTIAL`]: every term is at least 0, so each sum is
-    /// exactly its 32-bit field.
+    /// patterns and of `COMBO_POTENTIAL` over their combination classes
+    /// ([`super::combo`]), packed as in [`PACKED_POTENTIAL`]: every term is at least 0, so
+    /// each sum is exactly its 32-bit field.
     potential: i128,
     /// Per colour and threat kind, the cells with any such direction (boxed: keeps the
     /// board itself small to move and clone).
     kind_cells: Box<[[Bits256; KINDS]; 2]>,
     table: &'static PatternTable,
+    combos: &'static ComboTable,
     /// Whether the state is maintained (see [`LineState::deactivate`]).
     active: bool,
-    /// Whether placements update `potential` (see [`LineState::keep_sums`]).
+    /// Whether placements update `potential` and `combo_indices` (see
+    /// [`LineState::keep_sums`]).
     sums: bool,
     /// The pattern pairs each placement changed, oldest first, so that removing a stone
     /// restores them instead of looking every key up again.
@@ -409,12 +423,14 @@ impl LineKeys {
         }
     }
 
-    /// Takes the four patterns of `cell` (now occupied) out of the sums.
+    /// Takes the four patterns of `cell` (now occupied) and their combination out of the
+    /// sums.
     #[inline(always)]
     fn uncount_cell(&mut self, cell: Cell) {
         for &pair in &self.pairs[cell.index()] {
             self.potential -= packed_potential(pair);
         }
+        self.potential -= self.combos.worth(self.combo_indices[cell.index()]);
     }
 
     /// The cells of the line through `cell` along `dir`, by line index (5 = `cell`).
@@ -480,7 +496,12 @@ impl LineKeys {
             }
             self.pairs.as_flattened_mut()[index] = new_pair;
             if SUMS {
-                potential += packed_potential(new_pair) - packed_potential(old_pair);
+                let indices = &mut self.combo_indices[index >> 2 & (SLOTS - 1)];
+                let before = *indices;
+                *indices = before - self.combos.digits(old_pair) + self.combos.digits(new_pair);
+                potential += packed_potential(new_pair) - packed_potential(old_pair)
+                    + self.combos.worth(*indices)
+                    - self.combos.worth(before);
             }
         }
         self.changes.extend_from_slice(&changes[..changed]);
@@ -488,9 +509,10 @@ impl LineKeys {
     }
 
     /// Takes `cell`'s `code` out of every key that sees it and puts back the pattern pairs
-    /// recorded since `changes_start` (the removal of the stone placed last).
+    /// recorded since `changes_start` (the removal of the stone placed last), and their
+    /// combination indices if the placement updated the sums (`SUMS`).
     #[inline(always)]
-    fn restore(&mut self, cell: Cell, code: u32, changes_start: usize) {
+    fn restore<const SUMS: bool>(&mut self, cell: Cell, code: u32, changes_start: usize) {
         let keys = self.keys.as_flattened_mut();
         for &Seer { slot, weight } in SEERS.of(cell) {
             keys[slot_index(slot)] -= code * u32::from(weight);
@@ -503,6 +525,10 @@ impl LineKeys {
                 self.track_kinds(slot, current, old);
             }
             self.pairs.as_flattened_mut()[slot] = old;
+            if SUMS {
+                let indices = &mut self.combo_indices[slot >> 2 & (SLOTS - 1)];
+                *indices = *indices - self.combos.digits(current) + self.combos.digits(old);
+            }
         }
         self.changes.truncate(changes_start);
     }
@@ -513,10 +539,12 @@ impl LineKeys {
         LineKeys {
             keys: self.keys.clone(),
             pairs: self.pairs.clone(),
+            combo_indices: self.combo_indices.clone(),
             vacant: self.vacant.clone(),
             potential: self.potential,
             kind_cells: self.kind_cells.clone(),
             table: self.table,
+            combos: self.combos,
             active: self.active,
             sums: self.sums,
             changes: Vec::with_capacity(64 * 4 * 2 * HALF),
@@ -528,23 +556,30 @@ impl LineKeys {
 impl LineState<Bits256> for LineKeys {
     fn new(rule: Rule) -> Self {
         let table = PatternTable::of(rule);
+        let combos = ComboTable::of(rule);
         let keys = LineKeys::empty_keys();
         let mut pairs = Box::new([[0; 4]; SLOTS]);
+        let mut combo_indices = Box::new([0; SLOTS]);
         let mut potential = 0;
         for cell in Bits256::GEOMETRY.all_cells() {
+            let c = cell.index();
             for d in 0..4 {
-                let pair = table.pair(keys[cell.index()][d]);
-                pairs[cell.index()][d] = pair;
+                let pair = table.pair(keys[c][d]);
+                pairs[c][d] = pair;
                 potential += packed_potential(pair);
+                combo_indices[c] += combos.digits(pair);
             }
+            potential += combos.worth(combo_indices[c]);
         }
         LineKeys {
             keys,
             pairs,
+            combo_indices,
             vacant: Box::new([1; SLOTS]),
             potential,
             kind_cells: Box::new([[Bits256::EMPTY; KINDS]; 2]),
             table,
+            combos,
             active: true,
             sums: true,
             changes: Vec::with_capacity(64 * 4 * 2 * HALF),
@@ -582,7 +617,11 @@ impl LineState<Bits256> for LineKeys {
             return;
         }
         let frame = self.frames.pop().expect("remove follows place (last in, first out)");
-        self.restore(cell, frame.code, frame.changes_start as usize);
+        if frame.sums {
+            self.restore::<true>(cell, frame.code, frame.changes_start as usize);
+        } else {
+            self.restore::<false>(cell, frame.code, frame.changes_start as usize);
+        }
         self.vacant[cell.index()] = 1;
         self.potential = frame.potential;
     }
@@ -601,9 +640,12 @@ impl LineState<Bits256> for LineKeys {
         // Occupied cells' pairs and kinds are frozen at their placement (see `update`):
         // only the empty cells' must agree.
         let empty = Bits256::FULL.without(black | white);
-        let empty_agree = empty.iter().all(|c| fresh.pairs[c.index()] == self.pairs[c.index()]);
         // The sums are the board's only while every stone was placed with them on.
         let sums = self.frames.iter().all(|frame| frame.sums);
+        let empty_agree = empty.iter().all(|c| {
+            fresh.pairs[c.index()] == self.pairs[c.index()]
+                && (!sums || fresh.combo_indices[c.index()] == self.combo_indices[c.index()])
+        });
         let kinds_agree = (0..2).all(|color| {
             (0..KINDS).all(|kind| {
                 fresh.kind_cells[color][kind] & empty == self.kind_cells[color][kind] & empty
@@ -625,8 +667,7 @@ impl LineState<Bits256> for LineKeys {
     #[inline(always)]
     fn potential(&self, color: Color, role: Role) -> Option<i32> {
         // Every term is at least 0, so each sum is exactly its 32-bit field.
-        let field = 2 * role as usize + color.index();
-        self.active.then_some((self.potential >> (32 * field)) as u32 as i32)
+        self.active.then_some((self.potential >> potential_shift(color, role)) as u32 as i32)
     }
 
     #[inline(always)]

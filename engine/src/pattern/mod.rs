@@ -11,6 +11,7 @@
 //! `docs/patterns.md` has the legend with diagrams (`X` the stone placed, `x` own stones,
 //! `o` opponent stones, `.` empty, `|` the board edge).
 
+pub mod combo;
 pub mod keys;
 pub mod table;
 
