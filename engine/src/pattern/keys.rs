@@ -496,12 +496,17 @@ impl LineKeys {
             }
             self.pairs.as_flattened_mut()[index] = new_pair;
             if SUMS {
-                let indices = &mut self.combo_indices[index >> 2 & (SLOTS - 1)];
-                let before = *indices;
-                *indices = before - self.combos.digits(old_pair) + self.combos.digits(new_pair);
-                potential += packed_potential(new_pair) - packed_potential(old_pair)
-                    + self.combos.worth(*indices)
-                    - self.combos.worth(before);
+                potential += packed_potential(new_pair) - packed_potential(old_pair);
+                // Most changes are between weak patterns, which leave the cell's
+                // combination indices as they were.
+                let (old_digits, new_digits) =
+                    (self.combos.digits(old_pair), self.combos.digits(new_pair));
+                if old_digits != new_digits {
+                    let indices = &mut self.combo_indices[index >> 2 & (SLOTS - 1)];
+                    let before = *indices;
+                    *indices = before - old_digits + new_digits;
+                    potential += self.combos.worth(*indices) - self.combos.worth(before);
+                }
             }
         }
         self.changes.extend_from_slice(&changes[..changed]);
@@ -526,8 +531,12 @@ impl LineKeys {
             }
             self.pairs.as_flattened_mut()[slot] = old;
             if SUMS {
-                let indices = &mut self.combo_indices[slot >> 2 & (SLOTS - 1)];
-                *indices = *indices - self.combos.digits(current) + self.combos.digits(old);
+                let (current_digits, old_digits) =
+                    (self.combos.digits(current), self.combos.digits(old));
+                if current_digits != old_digits {
+                    let indices = &mut self.combo_indices[slot >> 2 & (SLOTS - 1)];
+                    *indices = *indices - current_digits + old_digits;
+                }
             }
         }
         self.changes.truncate(changes_start);
