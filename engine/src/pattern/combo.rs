@@ -26,10 +26,9 @@
 //! three and an overline are forbidden, so those cells have no class either.
 //!
 //! The fast path: each pattern adds a digit ([`combo_digit`]) to a per-colour index, the sum
-//! over the four directions; a per-rule table ([`ComboTable`]) maps the index to the worth of
-//! its class, packed like the pattern potentials.
-
-use std::sync::LazyLock;
+//! over the four directions; a per-rule table ([`ComboTable`], kept in the rule's
+//! [`super::table::PatternTable`]) maps the index to the worth of its class, packed like the
+//! pattern potentials.
 
 use super::Pattern;
 use super::keys::{Role, potential_shift};
@@ -132,7 +131,8 @@ pub struct ComboTable {
 }
 
 impl ComboTable {
-    fn generate(rule: Rule) -> ComboTable {
+    /// The table of `rule` (kept with the rule's [`super::table::PatternTable`]).
+    pub(super) fn generate(rule: Rule) -> ComboTable {
         let mut digits = [0; 256];
         for (bits, digit) in digits.iter_mut().enumerate() {
             let black = Pattern::from_u8((bits & 15) as u8);
@@ -177,18 +177,6 @@ impl ComboTable {
         ComboTable { digits, worth }
     }
 
-    /// The table of `rule`, built on first use.
-    pub fn of(rule: Rule) -> &'static ComboTable {
-        static TABLES: [LazyLock<ComboTable>; 5] = [
-            LazyLock::new(|| ComboTable::generate(Rule::Freestyle)),
-            LazyLock::new(|| ComboTable::generate(Rule::Standard)),
-            LazyLock::new(|| ComboTable::generate(Rule::Renju)),
-            LazyLock::new(|| ComboTable::generate(Rule::Caro)),
-            LazyLock::new(|| ComboTable::generate(Rule::CaroExact)),
-        ];
-        &TABLES[rule.index()]
-    }
-
     /// Both colours' combination indices of a pair's pattern (summed over a cell's four).
     #[inline(always)]
     pub fn digits(&self, pair: PatternPair) -> u32 {
@@ -211,7 +199,7 @@ impl ComboTable {
 mod tests {
     use super::*;
     use crate::pattern::keys::potential_shift;
-    use crate::pattern::table::pack_pair;
+    use crate::pattern::table::{PatternTable, pack_pair};
 
     /// The packed worth of the classes of black's and white's patterns, by the direct
     /// definition.
@@ -231,7 +219,7 @@ mod tests {
     #[test]
     fn the_table_gives_every_combination_of_patterns_its_class_worth() {
         for rule in Rule::ALL {
-            let table = ComboTable::of(rule);
+            let table = PatternTable::of(rule).combos();
             // Every combination of four patterns for black, with white's patterns a rotation
             // of the list (so both colours' fields are checked together).
             for n in 0..12usize.pow(4) {

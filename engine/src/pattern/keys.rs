@@ -17,7 +17,6 @@
 use std::sync::LazyLock;
 
 use super::Pattern;
-use super::combo::ComboTable;
 use super::table::{
     CODE_BLACK, CODE_WHITE, HALF, PatternPair, PatternTable, empty_compact_key, pair_pattern,
     stone_weight,
@@ -356,8 +355,8 @@ pub struct LineKeys {
     /// for an occupied cell, the entry when its stone was placed (see [`LineKeys::update`]).
     pairs: Box<[[PatternPair; 4]; SLOTS]>,
     /// Per cell, the sum of its four pairs' combination digits (both colours' combination
-    /// indices, see [`ComboTable::digits`]); for an occupied cell, the sum when its stone was
-    /// placed, as for `pairs`.
+    /// indices, see [`super::combo::ComboTable::digits`]); for an occupied cell, the sum
+    /// when its stone was placed, as for `pairs`.
     combo_indices: Box<[u32; SLOTS]>,
     /// Per cell, 1 if it is empty, else 0 (cells holding a stone get no new entries and do
     /// not count in the sums): one byte per cell, so make counts the empty seers with a
@@ -372,7 +371,6 @@ pub struct LineKeys {
     /// board itself small to move and clone).
     kind_cells: Box<[[Bits256; KINDS]; 2]>,
     table: &'static PatternTable,
-    combos: &'static ComboTable,
     /// Whether the state is maintained (see [`LineState::deactivate`]).
     active: bool,
     /// Whether placements update `potential` and `combo_indices` (see
@@ -430,7 +428,7 @@ impl LineKeys {
         for &pair in &self.pairs[cell.index()] {
             self.potential -= packed_potential(pair);
         }
-        self.potential -= self.combos.worth(self.combo_indices[cell.index()]);
+        self.potential -= self.table.combos().worth(self.combo_indices[cell.index()]);
     }
 
     /// The cells of the line through `cell` along `dir`, by line index (5 = `cell`).
@@ -499,13 +497,13 @@ impl LineKeys {
                 potential += packed_potential(new_pair) - packed_potential(old_pair);
                 // Most changes are between weak patterns, which leave the cell's
                 // combination indices as they were.
-                let (old_digits, new_digits) =
-                    (self.combos.digits(old_pair), self.combos.digits(new_pair));
+                let combos = self.table.combos();
+                let (old_digits, new_digits) = (combos.digits(old_pair), combos.digits(new_pair));
                 if old_digits != new_digits {
                     let indices = &mut self.combo_indices[index >> 2 & (SLOTS - 1)];
                     let before = *indices;
                     *indices = before - old_digits + new_digits;
-                    potential += self.combos.worth(*indices) - self.combos.worth(before);
+                    potential += combos.worth(*indices) - combos.worth(before);
                 }
             }
         }
@@ -531,8 +529,8 @@ impl LineKeys {
             }
             self.pairs.as_flattened_mut()[slot] = old;
             if SUMS {
-                let (current_digits, old_digits) =
-                    (self.combos.digits(current), self.combos.digits(old));
+                let combos = self.table.combos();
+                let (current_digits, old_digits) = (combos.digits(current), combos.digits(old));
                 if current_digits != old_digits {
                     let indices = &mut self.combo_indices[slot >> 2 & (SLOTS - 1)];
                     *indices = *indices - current_digits + old_digits;
@@ -553,7 +551,6 @@ impl LineKeys {
             potential: self.potential,
             kind_cells: self.kind_cells.clone(),
             table: self.table,
-            combos: self.combos,
             active: self.active,
             sums: self.sums,
             changes: Vec::with_capacity(64 * 4 * 2 * HALF),
@@ -565,7 +562,7 @@ impl LineKeys {
 impl LineState<Bits256> for LineKeys {
     fn new(rule: Rule) -> Self {
         let table = PatternTable::of(rule);
-        let combos = ComboTable::of(rule);
+        let combos = table.combos();
         let keys = LineKeys::empty_keys();
         let mut pairs = Box::new([[0; 4]; SLOTS]);
         let mut combo_indices = Box::new([0; SLOTS]);
@@ -588,7 +585,6 @@ impl LineState<Bits256> for LineKeys {
             potential,
             kind_cells: Box::new([[Bits256::EMPTY; KINDS]; 2]),
             table,
-            combos,
             active: true,
             sums: true,
             changes: Vec::with_capacity(64 * 4 * 2 * HALF),

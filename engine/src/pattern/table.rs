@@ -31,6 +31,7 @@
 use std::sync::LazyLock;
 
 use super::Pattern;
+use super::combo::ComboTable;
 use crate::board::Color;
 use crate::rules::Rule;
 
@@ -282,10 +283,12 @@ pub const fn pair_pattern(pair: PatternPair, color: Color) -> Pattern {
     Pattern::from_u8(((pair >> (4 * color as u16)) & 15) as u8)
 }
 
-/// The patterns for black and white of every line under one rule, by compact key.
+/// The patterns for black and white of every line under one rule, by compact key, and the
+/// rule's combination worths (built together, on first use).
 pub struct PatternTable {
     /// `entries[compact key]`: both colours' patterns and threat kinds.
     entries: Vec<PatternPair>,
+    combos: ComboTable,
 }
 
 impl std::fmt::Debug for PatternTable {
@@ -313,7 +316,7 @@ impl PatternTable {
                 )
             })
             .collect();
-        PatternTable { entries }
+        PatternTable { entries, combos: ComboTable::generate(rule) }
     }
 
     /// The table of `rule` (generated on first use).
@@ -338,6 +341,12 @@ impl PatternTable {
     #[inline(always)]
     pub fn pair(&self, compact: u32) -> PatternPair {
         self.entries[compact as usize]
+    }
+
+    /// The worths of the combination classes under this table's rule.
+    #[inline(always)]
+    pub fn combos(&self) -> &ComboTable {
+        &self.combos
     }
 }
 
