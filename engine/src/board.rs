@@ -157,6 +157,9 @@ pub struct Board<B: Bitboard> {
     hash: u64,
     outcome: Outcome,
     history: ArrayVec<Cell, MAX_HISTORY>,
+    /// Where the side to move passed (see [`Board::pass`]): the number of moves played
+    /// before the pass. At most one pass stands at a time.
+    passed_at: Option<usize>,
     lines: B::Lines,
 }
 
@@ -173,6 +176,7 @@ impl<B: Bitboard> Board<B> {
             hash: 0,
             outcome: Outcome::Ongoing,
             history: ArrayVec::new(),
+            passed_at: None,
             lines: B::Lines::new(rule),
         }
     }
@@ -419,6 +423,27 @@ impl<B: Bitboard> Board<B> {
         self.outcome
     }
 
+    /// The side to move passes: the opponent moves next, on the same stones. Not a move of
+    /// the game but a search device (the defence filter asks what the opponent could do with
+    /// a free move). The hash changes by [`zobrist::PASS`], so the positions after a pass never
+    /// share table entries with the game's. At most one pass stands at a time, in an
+    /// undecided game; [`Board::undo_pass`] takes it back once the moves played after it are.
+    pub fn pass(&mut self) {
+        debug_assert!(self.passed_at.is_none(), "one pass at a time");
+        debug_assert!(!self.outcome.is_decided(), "no pass in a decided game");
+        self.passed_at = Some(self.history.len());
+        self.side_to_move = self.side_to_move.opponent();
+        self.hash ^= zobrist::PASS;
+    }
+
+    /// Takes back the pass (see [`Board::pass`]).
+    pub fn undo_pass(&mut self) {
+        debug_assert_eq!(self.passed_at, Some(self.history.len()), "the pass is the last step");
+        self.passed_at = None;
+        self.side_to_move = self.side_to_move.opponent();
+        self.hash ^= zobrist::PASS;
+    }
+
     /// Takes back the last move and returns it (`None` on the empty board).
     #[inline]
     pub fn undo(&mut self) -> Option<Cell> {
@@ -429,6 +454,7 @@ impl<B: Bitboard> Board<B> {
     #[inline(always)]
     pub fn undo_unchecked(&mut self) -> Cell {
         let cell = self.history.pop().expect("undo_unchecked needs a move to take back");
+        debug_assert!(self.passed_at.is_none_or(|at| at <= self.history.len()), "pass first");
         let side = self.side_to_move.opponent();
         self.side_to_move = side;
         self.stones[side.index()] ^= B::from_cell(cell);
@@ -469,14 +495,22 @@ impl<B: Bitboard> Board<B> {
         {
             return false;
         }
-        let mut hash = 0;
+        let mut hash = if self.passed_at.is_some() { zobrist::PASS } else { 0 };
         let mut color = Color::Black;
-        for &cell in &self.history {
+        for (index, &cell) in self.history.iter().enumerate() {
+            if self.passed_at == Some(index) {
+                color = color.opponent();
+            }
             if !g.is_on_board(cell) || !self.stones[color.index()].contains(cell) {
                 return false;
             }
             hash ^= zobrist::key(color, cell);
             color = color.opponent();
+        }
+        match self.passed_at {
+            Some(at) if at == self.history.len() => color = color.opponent(),
+            Some(at) if at > self.history.len() => return false,
+            _ => {}
         }
         if hash != self.hash || color != self.side_to_move {
             return false;
@@ -484,7 +518,8 @@ impl<B: Bitboard> Board<B> {
         let expected = match self.history.last() {
             None => Outcome::Ongoing,
             Some(&last) => {
-                let mover = self.side_to_move.opponent();
+                // (The last stone's colour: after a pass it is the side to move's.)
+                let mover = self.stone_at(last).unwrap_or(self.side_to_move.opponent());
                 let (own, opp) =
                     (self.stones[mover.index()], self.stones[mover.opponent().index()]);
                 if self.rule.is_win_through(own, opp, last, mover) {
@@ -768,6 +803,31 @@ mod tests {
                 let moves: Vec<Cell> = board.legal_moves().iter().collect();
                 board.play(moves[rng.below(moves.len())]);
             }
+        }
+    }
+
+    /// After a pass the opponent moves on the same stones, under a hash of its own; moves
+    /// played after it keep the board consistent (line state included), and taking them and
+    /// the pass back restores it, under every rule.
+    #[test]
+    fn a_pass_hands_the_move_over_and_taking_it_back_restores_the_board() {
+        for rule in Rule::ALL {
+            let mut board = Board::<Bits256>::from_notation(rule, "h8,i9,h9").unwrap();
+            let (hash, black) = (board.hash(), board.stones(Color::Black));
+            board.pass();
+            assert_eq!(board.side_to_move(), Color::Black);
+            assert_eq!(board.hash(), hash ^ zobrist::PASS);
+            assert!(board.is_consistent(), "{rule}: after the pass");
+            let h10 = Bits256::GEOMETRY.parse_pos("h10");
+            assert_eq!(board.play(h10), Outcome::Ongoing);
+            assert_eq!(board.stones(Color::Black), black.with(h10));
+            assert_eq!(board.side_to_move(), Color::White);
+            assert!(board.is_consistent(), "{rule}: a move after the pass");
+            assert_eq!(board.undo(), Some(h10));
+            board.undo_pass();
+            assert_eq!(board.side_to_move(), Color::White);
+            assert_eq!(board.hash(), hash);
+            assert!(board.is_consistent(), "{rule}: the pass taken back");
         }
     }
 

@@ -1,7 +1,7 @@
 //! Zobrist keys: one random 64-bit key per (colour, bit index), generated at compile time
 //! from a fixed seed, shared by all board sizes (a cell's key is looked up by its bit index).
 //! A position's hash is the XOR of the keys of its stones; the side to move follows from the
-//! stone counts, so it needs no key of its own.
+//! stone counts, so it needs no key of its own (but for a search's pass, see [`PASS`]).
 
 use crate::board::Color;
 use crate::geometry::Cell;
@@ -25,6 +25,11 @@ static KEYS: [[u64; 256]; 2] = {
     keys
 };
 
+/// XORed into the hash while a pass stands (see [`crate::board::Board::pass`]): the side to
+/// move is otherwise implied by the stones, and a position after a pass must not share table
+/// entries with the same stones and the other side to move.
+pub const PASS: u64 = SplitMix64::new(SEED ^ 0x7061_7373).next_u64();
+
 /// The key of a stone of `color` on `cell`.
 #[inline(always)]
 pub fn key(color: Color, cell: Cell) -> u64 {
@@ -37,10 +42,10 @@ mod tests {
 
     #[test]
     fn keys_are_distinct_and_nonzero() {
-        let mut all: Vec<u64> = KEYS.iter().flatten().copied().collect();
+        let mut all: Vec<u64> = KEYS.iter().flatten().copied().chain([PASS]).collect();
         assert!(all.iter().all(|&k| k != 0));
         all.sort_unstable();
         all.dedup();
-        assert_eq!(all.len(), 512);
+        assert_eq!(all.len(), 513);
     }
 }
