@@ -79,7 +79,8 @@ pub const LEAF_VCF_NODES: u64 = 12;
 pub const LEAF_VCF_FOURS: u32 = 6;
 /// VCT nodes allowed for the side to move's own attack at the root.
 pub const ROOT_VCT_NODES: u64 = 300_000;
-/// VCT nodes allowed per root move when checking the opponent's threats after it.
+/// VCT nodes allowed per root move when checking the opponent's threats after it (and for the
+/// check with a free move that comes first).
 pub const DEFENCE_VCT_NODES: u64 = 20_000;
 /// The most root moves the defence filter searches again with more nodes (see
 /// `Searcher::safe_root_moves`) ...
@@ -308,7 +309,9 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     /// can tell within its budget; `None` when there is no such threat, nothing is safe, or
     /// time is short.
     ///
-    /// Every candidate gets [`DEFENCE_VCT_NODES`]. If that refutes some but leaves a few
+    /// First the opponent's VCT is run as if the side to move passed, with
+    /// [`DEFENCE_VCT_NODES`]: if it finds no win even with that free move, no candidate is
+    /// checked. Otherwise every candidate gets [`DEFENCE_VCT_NODES`]. If that refutes some but leaves a few
     /// (two to [`DEFENCE_DEEPER_MOVES`]), the opponent has real threats and a longer solve may
     /// refute more: the survivors are searched again with four times the nodes, up to
     /// [`DEFENCE_VCT_MAX_NODES`], while two or more survive. A pass that refutes them all
@@ -324,7 +327,10 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                 .cell_patterns(c, them)
                 .is_some_and(|p| p.iter().any(|&q| q >= Pattern::F3 && q != Pattern::Overline))
         });
-        if !opponent_threatens {
+        // A free move is worth at least as much to the opponent as any root move of ours (our
+        // stone only takes a cell from its lines), so if the solver finds no win for it even
+        // with one, the first pass would find none after a root move either.
+        if !opponent_threatens || !self.opponent_wins_with_a_free_move(DEFENCE_VCT_NODES) {
             return None;
         }
         let ordered = self.ordering.order(&self.board, candidates, 0, None);
@@ -374,18 +380,29 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     /// after the side to move plays `cell` (see [`Searcher::safe_root_moves`]).
     fn opponent_wins_after(&mut self, cell: Cell, nodes: u64) -> bool {
         let refuted = match self.board.play_unchecked(cell) {
-            Outcome::Ongoing => {
-                let mut first = None;
-                let budget = (nodes, self.check.deadline_at(THREAT_TIME_FRACTION));
-                let threats = Threats::FoursAndThrees;
-                self.threat
-                    .solve(&mut self.board, threats, VCT_THREATS, budget, &mut first)
-                    .is_some()
-            }
+            Outcome::Ongoing => self.vct_wins(nodes),
             _ => false,
         };
         self.board.undo_unchecked();
         refuted
+    }
+
+    /// Whether the opponent's VCT, as in [`Searcher::opponent_wins_after`], wins if the side
+    /// to move passes.
+    fn opponent_wins_with_a_free_move(&mut self, nodes: u64) -> bool {
+        self.board.pass();
+        let wins = self.vct_wins(nodes);
+        self.board.undo_pass();
+        wins
+    }
+
+    /// Whether the side to move's VCT wins within `nodes` and the root threat searches'
+    /// deadline.
+    fn vct_wins(&mut self, nodes: u64) -> bool {
+        let mut first = None;
+        let budget = (nodes, self.check.deadline_at(THREAT_TIME_FRACTION));
+        let threats = Threats::FoursAndThrees;
+        self.threat.solve(&mut self.board, threats, VCT_THREATS, budget, &mut first).is_some()
     }
 
     /// A legal move to play if no iteration completes: a win now, else the block of the
@@ -783,6 +800,19 @@ mod tests {
     use crate::bitboard::Bits256;
     use crate::rules::Rule;
 
+    /// Black could make an open three (h8 h9 and h7 or h10), but two stones and a free move
+    /// win nothing: the defence filter checks no root move and keeps them all.
+    #[test]
+    fn the_defence_filter_checks_nothing_when_a_free_move_would_not_win() {
+        let board = Board::<Bits256>::from_notation(Rule::Freestyle, "h8,i9,h9").expect("legal");
+        let mut tt = TranspositionTable::with_bytes(1 << 20);
+        let mut searcher = Searcher::new(board.clone(), &mut tt, SearchLimits::default());
+        assert!(!searcher.opponent_wins_with_a_free_move(DEFENCE_VCT_NODES));
+        assert_eq!(searcher.safe_root_moves(), None);
+        assert_eq!(searcher.board.hash(), board.hash(), "the pass is taken back");
+        assert_eq!(searcher.board.side_to_move(), board.side_to_move());
+    }
+
     /// A search stopped before its first iteration completes plays its fallback move, which
     /// must be one the defence filter keeps. Standard f7,i6,f10,g6,g8,i7,f9, black to move:
     /// the first candidate of the static ordering, f8, is refuted by a white threat sequence.
@@ -792,6 +822,7 @@ mod tests {
         let board = Board::<Bits256>::from_notation(Rule::Standard, moves).expect("legal");
         let mut tt = TranspositionTable::with_bytes(1 << 20);
         let mut searcher = Searcher::new(board.clone(), &mut tt, SearchLimits::default());
+        assert!(searcher.opponent_wins_with_a_free_move(DEFENCE_VCT_NODES));
         let safe = searcher.safe_root_moves().expect("white threatens");
         let candidates = movegen::candidates(&board);
         let first = searcher.ordering.order(&board, candidates, 0, None)[0];
