@@ -453,7 +453,11 @@ impl Session {
         let game = self.game.clone().expect("a game is running");
         // Zobrist keys are shared by bit index across sizes and results differ by rule, so a
         // table is reused only for the same size and rule, and only at the wanted size.
-        let wanted = self.settings.hash_bytes();
+        // (The classroom program searches without one: it gets the smallest.)
+        let wanted = match self.player {
+            Player::Mnk => self.settings.hash_bytes(),
+            Player::Classroom => MIN_HASH_BYTES,
+        };
         let context = Some((game.size(), game.rule()));
         let tt = match self.tt.take() {
             Some(tt)
@@ -773,6 +777,23 @@ mod tests {
         let Response::Move(p) = lines[0] else { panic!("{lines:?}") };
         assert_ne!(p, (7, 7));
         assert_eq!(s.game().unwrap().move_count(), 2);
+    }
+
+    /// mnk's table has the size the settings ask for; the classroom program, which uses
+    /// none, gets the smallest.
+    #[test]
+    fn only_mnk_gets_the_table_the_settings_ask_for() {
+        for (player, bytes) in
+            [(Player::Mnk, DEFAULT_HASH_BYTES), (Player::Classroom, MIN_HASH_BYTES)]
+        {
+            let mut s = Session::with_player(player);
+            reply(&mut s, Command::Start { width: 15, height: 15 });
+            s.handle(Command::Info { key: "max_depth".into(), value: "2".into() });
+            let lines = reply(&mut s, Command::Turn((7, 7)));
+            assert!(matches!(lines.last(), Some(Response::Move(_))), "{player:?}: {lines:?}");
+            let kept = s.tt.as_ref().map(TranspositionTable::bytes);
+            assert_eq!(kept, Some(TranspositionTable::bytes_for(bytes)), "{player:?}");
+        }
     }
 
     #[test]
