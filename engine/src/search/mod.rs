@@ -311,11 +311,11 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     ///
     /// First the opponent's VCT is run as if the side to move passed, with
     /// [`DEFENCE_VCT_NODES`]: if it finds no win even with that free move, no candidate is
-    /// checked. Otherwise every candidate gets [`DEFENCE_VCT_NODES`]. If that refutes some but leaves a few
-    /// (two to [`DEFENCE_DEEPER_MOVES`]), the opponent has real threats and a longer solve may
-    /// refute more: the survivors are searched again with four times the nodes, up to
-    /// [`DEFENCE_VCT_MAX_NODES`], while two or more survive. A pass that refutes them all
-    /// changes nothing (every move loses to some threat sequence; the main search chooses
+    /// checked. Otherwise every candidate gets [`DEFENCE_VCT_NODES`]. If that refutes some
+    /// but leaves a few (two to [`DEFENCE_DEEPER_MOVES`]), the opponent has real threats and a
+    /// longer solve may refute more: the survivors are searched again with four times the
+    /// nodes, up to [`DEFENCE_VCT_MAX_NODES`], while two or more survive. A round that refutes
+    /// them all changes nothing (every move loses to some threat sequence; the main search chooses
     /// among the last survivors).
     fn safe_root_moves(&mut self) -> Option<B> {
         let me = self.board.side_to_move();
@@ -329,7 +329,8 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         });
         // A free move is worth at least as much to the opponent as any root move of ours (our
         // stone only takes a cell from its lines), so if the solver finds no win for it even
-        // with one, the first pass would find none after a root move either.
+        // with one, the first round would find none after a root move either. (Under renju a
+        // black stone can also make a black defence forbidden; this overlooks that.)
         if !opponent_threatens || !self.opponent_wins_with_a_free_move(DEFENCE_VCT_NODES) {
             return None;
         }
