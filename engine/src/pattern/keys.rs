@@ -402,6 +402,14 @@ impl LineKeys {
         self.pairs[cell.index()].map(|pair| pair_pattern(pair, color))
     }
 
+    /// The cells where a stone of `color` would make a pattern of `kind` in some direction
+    /// (occupied cells in the set mean nothing); for callers that know the state is
+    /// maintained, such as renju's forbidden points.
+    #[inline(always)]
+    pub(crate) fn kind_cells(&self, color: Color, kind: ThreatKind) -> Bits256 {
+        self.kind_cells[color.index()][kind as usize]
+    }
+
     /// The entry at `slot` changes from `old` to `new`, with other threat kinds: toggles the
     /// cell in the threat-cell sets whose membership changes. A cell is in a set if any of
     /// its four directions has the kind, so membership is the OR over the row; the other
@@ -677,7 +685,7 @@ impl LineState<Bits256> for LineKeys {
 
     #[inline(always)]
     fn threat_cells(&self, color: Color, kind: ThreatKind) -> Option<Bits256> {
-        self.active.then(|| self.kind_cells[color.index()][kind as usize])
+        self.active.then(|| self.kind_cells(color, kind))
     }
 
     fn open_four_reach(&self, color: Color, cells: Bits256) -> Option<Bits256> {
