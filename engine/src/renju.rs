@@ -11,19 +11,21 @@
 //!   definition, followed here to [`MAX_RECURSION`] levels.
 //!
 //! Five takes precedence: a move making exactly five is never forbidden. The line patterns
-//! come from the board's incremental [`LineKeys`]; the recursion places stones on a scratch
-//! copy of them, made only when a double three has to be looked into.
+//! come from the board's incremental [`LineKeys`]; the recursion adds its stones on top of
+//! them without changing them (the keys are sums of stone weights, so a line's key with a
+//! few more stones is its key plus their weights).
 //!
 //! Most candidates cannot be forbidden at all, so they are first narrowed by sets (see
 //! [`suspects`]): a forbidden cell is one where black makes a four or an open three (both
 //! kept as threat-cell sets by the line state) or an overline (found by shifts).
+
+use arrayvec::ArrayVec;
 
 use crate::bitboard::{Bitboard, Bits256};
 use crate::board::Color;
 use crate::geometry::{Cell, Direction};
 use crate::pattern::Pattern;
 use crate::pattern::keys::LineKeys;
-use crate::pattern::keys::LineState;
 use crate::pattern::keys::ThreatKind;
 use crate::pattern::table::HALF;
 
@@ -83,28 +85,44 @@ fn suspects(keys: &LineKeys, black: Bits256) -> Bits256 {
         | overline_suspects(black)
 }
 
-/// Scratch state for the recursion: line keys and black stones, changed and restored.
-struct Scratch {
-    keys: LineKeys,
+/// The position with black stones added for the recursion, read from the line keys without
+/// changing them (see [`LineKeys::black_pattern_with`]): no copy of the keys to make.
+struct Overlay<'k> {
+    keys: &'k LineKeys,
+    /// The black stones added, in order (the recursion adds one per level).
+    added: ArrayVec<Cell, { MAX_RECURSION as usize + 1 }>,
     black: Bits256,
     occupied: Bits256,
 }
 
-impl Scratch {
+impl Overlay<'_> {
+    fn new(keys: &LineKeys, black: Bits256, occupied: Bits256) -> Overlay<'_> {
+        Overlay { keys, added: ArrayVec::new(), black, occupied }
+    }
+
+    /// Black's pattern on the empty `cell` along `dir`, with the added stones.
+    fn pattern(&self, cell: Cell, dir: usize) -> Pattern {
+        if self.added.is_empty() {
+            self.keys.pattern(cell, dir, Color::Black)
+        } else {
+            self.keys.black_pattern_with(cell, dir, &self.added)
+        }
+    }
+
     fn place(&mut self, cell: Cell) {
-        self.keys.place(cell, Color::Black);
+        self.added.push(cell);
         self.black = self.black.with(cell);
         self.occupied = self.occupied.with(cell);
     }
 
-    fn remove(&mut self, cell: Cell) {
-        self.keys.remove(cell);
+    fn remove(&mut self) {
+        let cell = self.added.pop().expect("a stone to remove");
         self.black = self.black.without(Bits256::from_cell(cell));
         self.occupied = self.occupied.without(Bits256::from_cell(cell));
     }
 
     fn is_forbidden(&mut self, cell: Cell, depth: u32) -> bool {
-        match verdict(&self.keys.patterns(cell, Color::Black)) {
+        match verdict(&std::array::from_fn(|d| self.pattern(cell, d))) {
             Verdict::Allowed => false,
             Verdict::Forbidden => true,
             Verdict::Threes(directions) => self.double_three_is_real(cell, directions, depth),
@@ -124,7 +142,7 @@ impl Scratch {
                 }
             }
         }
-        self.remove(cell);
+        self.remove();
         real >= 2
     }
 
@@ -137,7 +155,7 @@ impl Scratch {
             if i == HALF || self.occupied.contains(e) {
                 continue;
             }
-            if self.keys.pattern(e, dir, Color::Black) != Pattern::F4 {
+            if self.pattern(e, dir) != Pattern::F4 {
                 continue;
             }
             // The straight four must contain `cell`: every cell between them is black.
@@ -167,15 +185,15 @@ pub fn forbidden_among(
     if cells.count() > DIRECT_CHECK_MAX {
         cells &= suspects(keys, black);
     }
-    let mut scratch: Option<Scratch> = None;
+    let mut overlay = Overlay::new(keys, black, occupied);
     let mut forbidden = Bits256::EMPTY;
     for cell in cells.iter() {
         let is_forbidden = match verdict(&keys.patterns(cell, Color::Black)) {
             Verdict::Allowed => false,
             Verdict::Forbidden => true,
-            Verdict::Threes(directions) => scratch
-                .get_or_insert_with(|| Scratch { keys: keys.scratch_copy(), black, occupied })
-                .double_three_is_real(cell, directions, MAX_RECURSION),
+            Verdict::Threes(directions) => {
+                overlay.double_three_is_real(cell, directions, MAX_RECURSION)
+            }
         };
         if is_forbidden {
             forbidden = forbidden.with(cell);
@@ -188,6 +206,7 @@ pub fn forbidden_among(
 mod tests {
     use super::*;
     use crate::board::Board;
+    use crate::pattern::keys::LineState;
     use crate::rng::SplitMix64;
     use crate::rules::Rule;
 
@@ -195,13 +214,46 @@ mod tests {
     /// [`forbidden_among`].
     fn forbidden_cell_by_cell(board: &Board<Bits256>) -> Bits256 {
         let black = board.stones(Color::Black);
-        let keys = board.lines().scratch_copy();
-        let mut scratch = Scratch { keys, black, occupied: board.occupied() };
+        let mut overlay = Overlay::new(board.lines(), black, board.occupied());
         board
             .empty_cells()
             .iter()
-            .filter(|&c| scratch.is_forbidden(c, MAX_RECURSION))
+            .filter(|&c| overlay.is_forbidden(c, MAX_RECURSION))
             .fold(Bits256::EMPTY, Bitboard::with)
+    }
+
+    /// The overlay's patterns are those of the line keys with the stones placed: after every
+    /// move of random games, up to three black stones are added near the last move, and every
+    /// empty cell's four patterns are compared with a copy of the keys that places them.
+    #[test]
+    fn added_stones_read_like_placed_ones() {
+        let g = Bits256::GEOMETRY;
+        let mut rng = SplitMix64::new(77);
+        let mut compared = 0;
+        for _ in 0..20 {
+            let mut board = Board::<Bits256>::new(Rule::Renju);
+            while !board.outcome().is_decided() && board.move_count() < 40 {
+                let near: Vec<Cell> = crate::movegen::candidates(&board).iter().collect();
+                board.play(near[rng.below(near.len())]);
+                let mut placed = board.lines().clone();
+                let mut overlay = Overlay::new(board.lines(), Bits256::EMPTY, board.occupied());
+                let empty: Vec<Cell> = board.empty_cells().iter().collect();
+                for _ in 0..1 + rng.below(3) {
+                    let cell = empty[rng.below(empty.len())];
+                    if !overlay.occupied.contains(cell) {
+                        overlay.place(cell);
+                        placed.place(cell, Color::Black);
+                    }
+                }
+                for cell in g.all_cells().filter(|&c| !overlay.occupied.contains(c)) {
+                    for d in 0..4 {
+                        assert_eq!(overlay.pattern(cell, d), placed.pattern(cell, d, Color::Black));
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 100_000, "{compared} patterns compared");
     }
 
     /// Random renju games crowded into the centre (7×7), so that black soon has fours,

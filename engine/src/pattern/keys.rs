@@ -439,6 +439,22 @@ impl LineKeys {
         self.potential -= self.table.combos().worth(self.combo_indices[cell.index()]);
     }
 
+    /// The pattern black would make on the empty `cell` along `dir` if black stones stood on
+    /// the empty cells `added` too, read from the current key without placing them: a black
+    /// stone adds its weight to every key that sees it (see [`stone_weight`]), so the key
+    /// with them is the key now plus the weights of those on this line.
+    pub(crate) fn black_pattern_with(&self, cell: Cell, dir: usize, added: &[Cell]) -> Pattern {
+        let line = &NEIGHBOURS.cells[cell.index()][dir];
+        let mut key = self.keys[cell.index()][dir];
+        for &stone in added {
+            if let Some(j) = line.iter().position(|&c| c != NONE && usize::from(c) == stone.index())
+            {
+                key += CODE_BLACK * stone_weight(j < HALF, j.abs_diff(HALF));
+            }
+        }
+        pair_pattern(self.table.pair(key), Color::Black)
+    }
+
     /// The cells of the line through `cell` along `dir`, by line index (5 = `cell`).
     #[inline]
     pub fn line_cells(cell: Cell, dir: usize) -> [Option<Cell>; 2 * HALF + 1] {
@@ -546,24 +562,6 @@ impl LineKeys {
             }
         }
         self.changes.truncate(changes_start);
-    }
-
-    /// A copy for scratch work that places and removes its own stones only: the undo
-    /// records of earlier placements are left behind (they are not needed and may be long).
-    pub fn scratch_copy(&self) -> LineKeys {
-        LineKeys {
-            keys: self.keys.clone(),
-            pairs: self.pairs.clone(),
-            combo_indices: self.combo_indices.clone(),
-            vacant: self.vacant.clone(),
-            potential: self.potential,
-            kind_cells: self.kind_cells.clone(),
-            table: self.table,
-            active: self.active,
-            sums: self.sums,
-            changes: Vec::with_capacity(64 * 4 * 2 * HALF),
-            frames: Vec::with_capacity(64),
-        }
     }
 }
 
