@@ -89,7 +89,9 @@ fn suspects(keys: &LineKeys, black: Bits256) -> Bits256 {
 /// changing them (see [`LineKeys::black_pattern_with`]): no copy of the keys to make.
 struct Overlay<'k> {
     keys: &'k LineKeys,
-    /// The black stones added, in order (the recursion adds one per level).
+    /// The black stones added, in order: the cell checked, then one per level of the
+    /// recursion below it (levels `MAX_RECURSION - 1` down to 0), so at most
+    /// `MAX_RECURSION + 1`.
     added: ArrayVec<Cell, { MAX_RECURSION as usize + 1 }>,
     black: Bits256,
     occupied: Bits256,
@@ -186,20 +188,10 @@ pub fn forbidden_among(
         cells &= suspects(keys, black);
     }
     let mut overlay = Overlay::new(keys, black, occupied);
-    let mut forbidden = Bits256::EMPTY;
-    for cell in cells.iter() {
-        let is_forbidden = match verdict(&keys.patterns(cell, Color::Black)) {
-            Verdict::Allowed => false,
-            Verdict::Forbidden => true,
-            Verdict::Threes(directions) => {
-                overlay.double_three_is_real(cell, directions, MAX_RECURSION)
-            }
-        };
-        if is_forbidden {
-            forbidden = forbidden.with(cell);
-        }
-    }
-    forbidden
+    cells
+        .iter()
+        .filter(|&c| overlay.is_forbidden(c, MAX_RECURSION))
+        .fold(Bits256::EMPTY, Bitboard::with)
 }
 
 #[cfg(test)]
