@@ -123,6 +123,14 @@ impl Overlay<'_> {
         self.occupied = self.occupied.without(Bits256::from_cell(cell));
     }
 
+    /// The forbidden cells among the empty `cells`, each checked on its own.
+    fn forbidden_of(&mut self, cells: Bits256) -> Bits256 {
+        cells
+            .iter()
+            .filter(|&c| self.is_forbidden(c, MAX_RECURSION))
+            .fold(Bits256::EMPTY, Bitboard::with)
+    }
+
     fn is_forbidden(&mut self, cell: Cell, depth: u32) -> bool {
         match verdict(&std::array::from_fn(|d| self.pattern(cell, d))) {
             Verdict::Allowed => false,
@@ -187,11 +195,7 @@ pub fn forbidden_among(
     if cells.count() > DIRECT_CHECK_MAX {
         cells &= suspects(keys, black);
     }
-    let mut overlay = Overlay::new(keys, black, occupied);
-    cells
-        .iter()
-        .filter(|&c| overlay.is_forbidden(c, MAX_RECURSION))
-        .fold(Bits256::EMPTY, Bitboard::with)
+    Overlay::new(keys, black, occupied).forbidden_of(cells)
 }
 
 #[cfg(test)]
@@ -206,12 +210,7 @@ mod tests {
     /// [`forbidden_among`].
     fn forbidden_cell_by_cell(board: &Board<Bits256>) -> Bits256 {
         let black = board.stones(Color::Black);
-        let mut overlay = Overlay::new(board.lines(), black, board.occupied());
-        board
-            .empty_cells()
-            .iter()
-            .filter(|&c| overlay.is_forbidden(c, MAX_RECURSION))
-            .fold(Bits256::EMPTY, Bitboard::with)
+        Overlay::new(board.lines(), black, board.occupied()).forbidden_of(board.empty_cells())
     }
 
     /// The overlay's patterns are those of the line keys with the stones placed: after every
