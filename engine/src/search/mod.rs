@@ -62,6 +62,16 @@ pub const ASPIRATION_MIN_DEPTH: u32 = 4;
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// ... moves from this index in the ordering are first searched one ply shallower.
 pub const LMR_MIN_INDEX: usize = 4;
+/// How many plies a late quiet move's first search is reduced by: one, more for later moves
+/// at greater depths (the product of their logarithms), one less at PV nodes (at least one).
+fn lmr_reduction(depth: i32, index: usize, pv_node: bool) -> i32 {
+    let r = (f64::from(depth).ln() * (index as f64).ln() / LMR_DIVISOR) as i32;
+    (r - i32::from(pv_node)).max(1)
+}
+
+/// See [`lmr_reduction`].
+const LMR_DIVISOR: f64 = 1.8;
+
 /// Late-move pruning: at null-window nodes with at most this much depth left ...
 pub const LMP_MAX_DEPTH: i32 = 4;
 /// ... moves after the first `LMP_BASE + LMP_SCALE · depth²` that make or stop no three or
@@ -710,12 +720,11 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut tried = 0;
-        // Late-move pruning: the moves that may be skipped, and from which index.
-        let prunable = if !small && !root && beta - alpha == 1 && depth <= LMP_MAX_DEPTH {
-            self.quiet_cells()
-        } else {
-            B::EMPTY
-        };
+        // The moves that make or stop no three or four: reduced more than others, and past
+        // `lmp_index` at shallow null-window nodes not searched at all (late-move pruning).
+        let pv_node = beta - alpha > 1;
+        let quiet = if small { B::EMPTY } else { self.quiet_cells() };
+        let prunable = if !root && !pv_node && depth <= LMP_MAX_DEPTH { quiet } else { B::EMPTY };
         let lmp_index = LMP_BASE + LMP_SCALE * (depth.max(0) as usize).pow(2);
         while let Some(cell) = moves.next(&self.board, &self.ordering) {
             let i = tried;
@@ -737,7 +746,12 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                         && Some(cell) != tt_move
                         && threats.is_empty();
                     let mut s = if reduce {
-                        -self.pvs(child_depth - 1, ply + 1, -alpha - 1, -alpha)
+                        let r = if quiet.contains(cell) {
+                            lmr_reduction(depth, i, pv_node).min(child_depth - 1)
+                        } else {
+                            1
+                        };
+                        -self.pvs(child_depth - r, ply + 1, -alpha - 1, -alpha)
                     } else {
                         alpha + 1
                     };
@@ -800,6 +814,29 @@ mod tests {
     use super::*;
     use crate::bitboard::Bits256;
     use crate::rules::Rule;
+
+    /// Late-move reductions: at least one ply, growing with the depth and the move's index,
+    /// one less at PV nodes (while above one).
+    #[test]
+    fn late_move_reductions_grow_with_depth_and_index() {
+        for pv_node in [false, true] {
+            for depth in LMR_MIN_DEPTH..40 {
+                for index in LMR_MIN_INDEX..200 {
+                    let r = lmr_reduction(depth, index, pv_node);
+                    assert!(r >= 1);
+                    assert!(lmr_reduction(depth + 1, index, pv_node) >= r);
+                    assert!(lmr_reduction(depth, index + 1, pv_node) >= r);
+                    if pv_node {
+                        let null_window = lmr_reduction(depth, index, false);
+                        assert_eq!(r, (null_window - 1).max(1));
+                    }
+                }
+            }
+        }
+        assert_eq!(lmr_reduction(3, LMR_MIN_INDEX, false), 1);
+        assert_eq!(lmr_reduction(10, 20, false), 3);
+        assert_eq!(lmr_reduction(10, 20, true), 2);
+    }
 
     /// Black could make an open three (h8 h9 and h7 or h10), but two stones and a free move
     /// win nothing: the defence filter checks no root move and keeps them all.
