@@ -60,17 +60,18 @@ pub const ASPIRATION_WINDOW: Score = 40;
 pub const ASPIRATION_MIN_DEPTH: u32 = 4;
 /// Late-move reductions: from this remaining depth ...
 pub const LMR_MIN_DEPTH: i32 = 3;
-/// ... moves from this index in the ordering are first searched one ply shallower.
+/// ... moves from this index in the ordering are first searched shallower: by one ply if
+/// they make or stop a three or a four, else by [`lmr_reduction`] plies.
 pub const LMR_MIN_INDEX: usize = 4;
+/// Divides `ln(depth) · ln(index)` in [`lmr_reduction`] (smaller: deeper reductions).
+pub const LMR_DIVISOR: f64 = 1.8;
+
 /// How many plies a late quiet move's first search is reduced by: one, more for later moves
 /// at greater depths (the product of their logarithms), one less at PV nodes (at least one).
 fn lmr_reduction(depth: i32, index: usize, pv_node: bool) -> i32 {
     let r = (f64::from(depth).ln() * (index as f64).ln() / LMR_DIVISOR) as i32;
     (r - i32::from(pv_node)).max(1)
 }
-
-/// See [`lmr_reduction`].
-const LMR_DIVISOR: f64 = 1.8;
 
 /// Late-move pruning: at null-window nodes with at most this much depth left ...
 pub const LMP_MAX_DEPTH: i32 = 4;
@@ -738,8 +739,9 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                 Outcome::Draw => 0,
                 Outcome::Ongoing if i == 0 => -self.pvs(child_depth, ply + 1, -beta, -alpha),
                 Outcome::Ongoing => {
-                    // Late-move reduction (15×15 only: the small boards stay exact): a late,
-                    // quiet move is first searched one ply shallower.
+                    // Late-move reduction (15×15 only: the small boards stay exact): a late
+                    // move is first searched shallower, a quiet one by more plies (never
+                    // straight to a leaf), one that makes or stops a three or four by one.
                     let reduce = !small
                         && depth >= LMR_MIN_DEPTH
                         && i >= LMR_MIN_INDEX
