@@ -10,7 +10,7 @@ pub const CHECK_INTERVAL_NODES: u64 = 128;
 
 /// Iterative deepening starts no new iteration once this fraction of the time budget is
 /// spent: the next iteration would most likely not finish.
-pub const NEW_ITERATION_FRACTION: f64 = 0.5;
+pub const NEW_ITERATION_FRACTION: f64 = 0.65;
 
 /// Limits of one search; every field is optional (`default()` = search to the maximum
 /// depth).

@@ -145,6 +145,9 @@ pub struct Searcher<'t, B: Bitboard> {
     /// Triangular principal-variation table: `pv[ply][ply..pv_len[ply]]`.
     pv: Box<[[Cell; MAX_PLY]; MAX_PLY]>,
     pv_len: Box<[usize; MAX_PLY + 1]>,
+    /// The score of `pv[0]`'s root move, while the root search under way has one (the last
+    /// root move that raised alpha): what a search stopped in mid-iteration still knows.
+    root_best: Score,
 }
 
 impl<'t, B: Bitboard> Searcher<'t, B> {
@@ -173,6 +176,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             heuristic: false,
             pv: Box::new([[Cell::from_index(0); MAX_PLY]; MAX_PLY]),
             pv_len: Box::new([0; MAX_PLY + 1]),
+            root_best: 0,
         }
     }
 
@@ -195,7 +199,8 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         self
     }
 
-    /// Runs iterative deepening and returns the best move of the last completed iteration.
+    /// Runs iterative deepening and returns the best move of the last completed iteration,
+    /// or of the iteration a limit cut short if a root move there beat the last best.
     pub fn run(mut self, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
         self.tt.new_search();
         let empties = self.board.empty_cells().count();
@@ -276,6 +281,18 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             self.heuristic = false;
             let (mut lines, complete) = self.iteration(depth, &previous, on_info);
             if lines.is_empty() {
+                // Stopped in the first line: a root move that beat the first one there was
+                // searched to the full depth, deeper than the last iteration's best. It is
+                // reported like a completed line, since it is the move played.
+                if let Some(line) = self.unfinished_line(depth)
+                    && line.pv.first() != result.pv.first()
+                {
+                    on_info(&self.info(depth, line.score, &line.pv, None));
+                    result.best_move = line.pv.first().copied();
+                    result.score = line.score;
+                    result.pv = line.pv.clone();
+                    result.lines = vec![line];
+                }
                 break;
             }
             // Lines of the iteration before whose moves this one did not reach keep their place.
@@ -489,6 +506,21 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         self.excluded = B::EMPTY;
         lines.sort_by_key(|line| std::cmp::Reverse(line.score));
         (lines, complete)
+    }
+
+    /// After a stop in the first line of an iteration (one line searched): the root move
+    /// that raised alpha last, if some move did, with its full-depth score and variation.
+    /// The first root move (the last iteration's best) only raises alpha if it scored inside
+    /// the aspiration window; a later one only after its full-window re-search completed,
+    /// so it is better than the first. `None` for multi-PV searches, whose other lines it
+    /// would lose.
+    fn unfinished_line(&self, depth: u32) -> Option<PvLine> {
+        let pv = &self.pv[0][..self.pv_len[0]];
+        (self.lines == 1 && self.check.stopped() && !pv.is_empty()).then(|| PvLine {
+            depth,
+            score: self.root_best,
+            pv: pv.to_vec(),
+        })
     }
 
     fn info(&self, depth: u32, score: Score, pv: &[Cell], line: Option<usize>) -> SearchInfo {
@@ -779,6 +811,9 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                 if score > alpha {
                     alpha = score;
                     self.set_pv(ply, cell);
+                    if root {
+                        self.root_best = score;
+                    }
                     if alpha >= beta {
                         self.ordering.record_cutoff(color, cell, ply, depth);
                         break;
@@ -894,5 +929,38 @@ mod tests {
         let mut searcher = Searcher::new(board, &mut tt, SearchLimits::default());
         let safe = searcher.safe_root_moves().expect("black threatens");
         assert_eq!(safe.iter().map(|c| g.format_pos(c)).collect::<Vec<_>>(), ["k10"]);
+    }
+
+    #[test]
+    fn a_search_stopped_in_its_first_line_keeps_a_root_move_proven_better_there() {
+        // Whenever the best move changes between depth d and d + 1, a search stopped one
+        // node before depth d + 1 completes has already searched the new move to depth d + 1
+        // (unless it only rose in a later aspiration attempt): it plays that move.
+        let board = Board::<Bits256>::from_notation(Rule::Standard, "h8,h9,i8,j8").expect("legal");
+        let run = |limits: SearchLimits| {
+            let mut tt = TranspositionTable::with_bytes(1 << 20);
+            search(&board, &mut tt, limits, &mut |_| {})
+        };
+        let mut adopted = 0;
+        for d in 2..8 {
+            let shallow = run(SearchLimits { depth: Some(d), ..SearchLimits::default() });
+            let deep = run(SearchLimits { depth: Some(d + 1), ..SearchLimits::default() });
+            if shallow.best_move == deep.best_move {
+                continue;
+            }
+            let nodes = Some(deep.nodes - 1);
+            let stopped = run(SearchLimits { nodes, ..SearchLimits::default() });
+            assert_eq!(stopped.depth, d, "the last completed iteration");
+            let line = &stopped.lines[0];
+            assert_eq!(stopped.best_move, line.pv.first().copied());
+            if line.depth == d + 1 {
+                assert_eq!(stopped.best_move, deep.best_move, "depth {d}");
+                assert_eq!(line.score, deep.score, "depth {d}");
+                adopted += 1;
+            } else {
+                assert_eq!(stopped.best_move, shallow.best_move, "depth {d}");
+            }
+        }
+        assert!(adopted >= 2, "only {adopted} stopped searches kept the deeper move");
     }
 }

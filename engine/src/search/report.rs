@@ -44,7 +44,8 @@ pub struct PvLine {
 pub struct SearchResult {
     /// The move to play; `None` only on a decided board. Always legal.
     pub best_move: Option<Cell>,
-    /// Score of the last completed iteration (0 if none completed).
+    /// Score of `best_move`: that of the last completed iteration (0 if none completed), or
+    /// of the unfinished one when a root move there beat the last best (see `lines`).
     pub score: Score,
     /// Depth of the last completed iteration (0 if none completed).
     pub depth: u32,
@@ -54,14 +55,16 @@ pub struct SearchResult {
     pub nodes: u64,
     /// Time taken.
     pub time: Duration,
-    /// Principal variation of the last completed iteration.
+    /// Principal variation of `best_move`, from the same iteration as `score`.
     pub pv: Vec<Cell>,
     /// The best lines, each with a different root move (see
     /// [`crate::search::Searcher::with_lines`]): those of the last iteration, best score
     /// first, then, if a limit cut that iteration short, the rest of the iteration before.
     /// `lines[0]` holds `score` and `pv`. A 15×15 win a threat sequence proved before the main
     /// search is one of the lines, with depth 1. Fewer than asked for when fewer moves are
-    /// searched; empty when no iteration completed a line.
+    /// searched; empty when no iteration completed a line. A single-line search stopped in its
+    /// first line keeps a root move that beat the last iteration's best there, searched to the
+    /// unfinished iteration's depth: its one line then has that depth, one more than `depth`.
     pub lines: Vec<PvLine>,
     /// Whether the score is the exact game value (small boards searched to the end).
     pub proven: bool,
