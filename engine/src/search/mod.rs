@@ -720,6 +720,11 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         // 6. Leaf (a threatened five is blocked first: the forced reply costs no depth).
         if depth <= 0 && threats.is_empty() {
             self.heuristic = true;
+            // Stand pat: a win the VCF could find would only raise a score that fails high.
+            let static_eval = eval::evaluate(&self.board).clamp(lower, upper);
+            if static_eval >= beta {
+                return static_eval;
+            }
             if !small {
                 let mut first = None;
                 let (board, threat) = (&mut self.board, &mut self.threat);
@@ -733,7 +738,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                     return win_in(ply + 5);
                 }
             }
-            return eval::evaluate(&self.board).clamp(lower, upper);
+            return static_eval;
         }
 
         // 7. Moves.
