@@ -80,6 +80,11 @@ pub const LMP_MAX_DEPTH: i32 = 4;
 pub const LMP_BASE: usize = 3;
 /// See [`LMP_BASE`].
 pub const LMP_SCALE: usize = 2;
+/// Reverse futility pruning: at null-window nodes with at most this much depth left ...
+pub const RFP_MAX_DEPTH: i32 = 3;
+/// ... where the opponent cannot make an open four, a static evaluation this much per ply
+/// of depth above beta ends the node.
+pub const RFP_MARGIN: Score = 40;
 /// VCF nodes allowed at the root, before the main search.
 pub const ROOT_VCF_NODES: u64 = 20_000;
 /// Attacking fours the root VCF may chain.
@@ -523,6 +528,24 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         })
     }
 
+    /// Reverse futility pruning, at a shallow null-window node with no five threatened: if
+    /// the static evaluation is at least [`RFP_MARGIN`] per ply of `depth` (at most
+    /// [`RFP_MAX_DEPTH`]) above `beta`, the node fails high with it unsearched — unless the
+    /// opponent can make an open four (from an open three), a win a search this shallow
+    /// could miss behind a move of the side to move.
+    fn reverse_futility(&self, depth: i32, beta: Score) -> Option<Score> {
+        if !(1..=RFP_MAX_DEPTH).contains(&depth) {
+            return None;
+        }
+        let opponent = self.board.side_to_move().opponent();
+        let open_fours = self.board.lines().threat_cells(opponent, ThreatKind::OpenFour)?;
+        if !(open_fours & self.board.empty_cells()).is_empty() {
+            return None;
+        }
+        let static_eval = eval::evaluate(&self.board);
+        (static_eval - RFP_MARGIN * depth >= beta).then_some(static_eval)
+    }
+
     fn info(&self, depth: u32, score: Score, pv: &[Cell], line: Option<usize>) -> SearchInfo {
         let time = self.check.elapsed();
         SearchInfo {
@@ -717,7 +740,19 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             }
         }
 
-        // 6. Leaf (a threatened five is blocked first: the forced reply costs no depth).
+        // 6. Reverse futility pruning.
+        let pv_node = beta - alpha > 1;
+        if !root
+            && !small
+            && !pv_node
+            && threats.is_empty()
+            && let Some(score) = self.reverse_futility(depth, beta)
+        {
+            self.heuristic = true;
+            return score;
+        }
+
+        // 7. Leaf (a threatened five is blocked first: the forced reply costs no depth).
         if depth <= 0 && threats.is_empty() {
             self.heuristic = true;
             // Stand pat: a win the VCF could find would only raise a score that fails high.
@@ -741,7 +776,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             return static_eval;
         }
 
-        // 7. Moves.
+        // 8. Moves.
         let mut moves = MovePicker::new();
         let child_depth = if threats.is_empty() {
             let candidates = self.candidates(excluded, root);
@@ -753,14 +788,13 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             depth
         };
 
-        // 8. PVS loop.
+        // 9. PVS loop.
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut tried = 0;
         // The moves that make or stop no three or four: reduced more than others, and past
         // `lmp_index` at shallow null-window nodes not searched at all (late-move pruning).
-        let pv_node = beta - alpha > 1;
         let quiet = if small { B::EMPTY } else { self.quiet_cells() };
         let prunable = if !root && !pv_node && depth <= LMP_MAX_DEPTH { quiet } else { B::EMPTY };
         let lmp_index = LMP_BASE + LMP_SCALE * (depth.max(0) as usize).pow(2);
@@ -828,7 +862,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         }
         let best = best.clamp(lower, upper);
 
-        // 9. Store.
+        // 10. Store.
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha_orig {
@@ -967,5 +1001,30 @@ mod tests {
             }
         }
         assert!(adopted >= 2, "only {adopted} stopped searches kept the deeper move");
+    }
+
+    #[test]
+    fn reverse_futility_needs_the_margin_a_shallow_depth_and_no_open_three_against() {
+        let mut tt = TranspositionTable::with_bytes(1 << 20);
+        // Black (to move) has two in a row, white two corner stones.
+        let quiet =
+            Board::<Bits256>::from_notation(Rule::Freestyle, "h8,a1,i8,a15").expect("legal");
+        let eval = eval::evaluate(&quiet);
+        let searcher = Searcher::new(quiet, &mut tt, SearchLimits::default());
+        for depth in 1..=RFP_MAX_DEPTH {
+            let beta = eval - RFP_MARGIN * depth;
+            assert_eq!(searcher.reverse_futility(depth, beta), Some(eval), "depth {depth}");
+            assert_eq!(searcher.reverse_futility(depth, beta + 1), None, "depth {depth}");
+        }
+        for depth in [0, RFP_MAX_DEPTH + 1] {
+            assert_eq!(searcher.reverse_futility(depth, -INFINITY), None);
+        }
+        // White's open three h8-i8-j8 could become an open four: never pruned.
+        let moves = "a1,h8,a15,i8,o1,j8";
+        let threatened = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
+        let open_fours = threatened.lines().threat_cells(Color::White, ThreatKind::OpenFour);
+        assert!(open_fours.is_some_and(|cells| !(cells & threatened.empty_cells()).is_empty()));
+        let searcher = Searcher::new(threatened, &mut tt, SearchLimits::default());
+        assert_eq!(searcher.reverse_futility(1, -INFINITY), None);
     }
 }
