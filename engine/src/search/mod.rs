@@ -80,11 +80,22 @@ pub const LMP_MAX_DEPTH: i32 = 4;
 pub const LMP_BASE: usize = 3;
 /// See [`LMP_BASE`].
 pub const LMP_SCALE: usize = 2;
+/// Internal iterative reduction (15×15, below the root): a node the table knows no move for
+/// is searched a ply shallower once [`IIR_MIN_DEPTH`] plies are left. With no move from an
+/// earlier search, the ordering is a guess and the node was probably not on a line worth
+/// searching before; its re-search in the next iteration has the move and the full depth.
+fn internal_reduction(depth: i32, tt_move: Option<Cell>) -> i32 {
+    if tt_move.is_none() && depth >= IIR_MIN_DEPTH { depth - 1 } else { depth }
+}
+
 /// Reverse futility pruning: at null-window nodes with at most this much depth left ...
 pub const RFP_MAX_DEPTH: i32 = 3;
 /// ... where the opponent cannot make an open four, a static evaluation this much per ply
 /// of depth above beta ends the node.
 pub const RFP_MARGIN: Score = 40;
+/// Internal iterative reduction: a node with at least this much depth left and no table
+/// move is searched a ply shallower.
+pub const IIR_MIN_DEPTH: i32 = 4;
 /// VCF nodes allowed at the root, before the main search.
 pub const ROOT_VCF_NODES: u64 = 20_000;
 /// Attacking fours the root VCF may chain.
@@ -740,6 +751,9 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             }
         }
 
+        // 5b. Internal iterative reduction.
+        let depth = if small || root { depth } else { internal_reduction(depth, tt_move) };
+
         // 6. Reverse futility pruning.
         let pv_node = beta - alpha > 1;
         if !root
@@ -893,6 +907,18 @@ mod tests {
 
     /// Late-move reductions: at least one ply, growing with the depth and the move's index,
     /// one less at PV nodes (while above one).
+    #[test]
+    fn only_deep_nodes_without_a_table_move_are_reduced_internally() {
+        let cell = Bits256::GEOMETRY.parse_pos("h8");
+        for depth in -1..IIR_MIN_DEPTH {
+            assert_eq!(internal_reduction(depth, None), depth);
+        }
+        for depth in IIR_MIN_DEPTH..20 {
+            assert_eq!(internal_reduction(depth, None), depth - 1);
+            assert_eq!(internal_reduction(depth, Some(cell)), depth);
+        }
+    }
+
     #[test]
     fn late_move_reductions_grow_with_depth_and_index() {
         for pv_node in [false, true] {
