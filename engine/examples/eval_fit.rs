@@ -10,9 +10,9 @@
 //! (the empty-cell directions making each pattern and the empty cells of each combination
 //! class, for the side to move and for the opponent) and the result for the side to move.
 //! Starting from the current `PATTERN_POTENTIAL`, `COMBO_POTENTIAL` and `TEMPO`, Adam
-//! minimises the squared error of `σ(eval / SCALE)` against the results, weights kept at 0 or
-//! more (Dead, Overline and Five fixed); every fifth position is held out. Prints the error as
-//! it goes and the fitted rows in table units.
+//! minimises the squared error of `σ(eval / SCALE)` against the results, weights kept between
+//! 0 and `CAP` (Dead, Overline and Five fixed); every fifth position is held out. Prints the
+//! error as it goes and the fitted rows in table units.
 
 use mnk_engine::bitboard::{Bitboard, Bits256};
 use mnk_engine::board::{Board, Color};
@@ -29,6 +29,9 @@ const PASSES: usize = 2000;
 const STEP: f64 = 1.0;
 /// Patterns per row (Dead .. Five).
 const PATTERNS: usize = 12;
+/// The largest weight, in table units: an open four or a double four to be made is a win
+/// the leaf VCF finds anyway, and left free such weights keep rising without converging.
+const CAP: f64 = 1200.0;
 /// Weights that stay as they are: Dead, Overline, Five.
 const FIXED: [usize; 3] = [0, 1, 11];
 /// Counts per position: the side to move's patterns, the opponent's, then the side to move's
@@ -111,7 +114,7 @@ fn main() {
             if !fixed(i) {
                 params[i] -= STEP * m_hat / (v_hat.sqrt() + 1e-8);
                 if i < FEATURES {
-                    params[i] = params[i].max(0.0);
+                    params[i] = params[i].clamp(0.0, CAP / scale);
                 }
             }
         }
