@@ -80,6 +80,10 @@ pub const LMP_MAX_DEPTH: i32 = 4;
 pub const LMP_BASE: usize = 3;
 /// See [`LMP_BASE`].
 pub const LMP_SCALE: usize = 2;
+
+/// Internal iterative reduction: the depth left from which [`internal_reduction`] applies.
+pub const IIR_MIN_DEPTH: i32 = 4;
+
 /// Internal iterative reduction (15×15, below the root): a node the table knows no move for
 /// is searched a ply shallower once [`IIR_MIN_DEPTH`] plies are left. With no move from an
 /// earlier search, the ordering is a guess and the node was probably not on a line worth
@@ -93,9 +97,6 @@ pub const RFP_MAX_DEPTH: i32 = 3;
 /// ... where the opponent cannot make an open four, a static evaluation this much per ply
 /// of depth above beta ends the node.
 pub const RFP_MARGIN: Score = 40;
-/// Internal iterative reduction: a node with at least this much depth left and no table
-/// move is searched a ply shallower.
-pub const IIR_MIN_DEPTH: i32 = 4;
 /// VCF nodes allowed at the root, before the main search.
 pub const ROOT_VCF_NODES: u64 = 20_000;
 /// Attacking fours the root VCF may chain.
@@ -905,8 +906,6 @@ mod tests {
     use crate::bitboard::Bits256;
     use crate::rules::Rule;
 
-    /// Late-move reductions: at least one ply, growing with the depth and the move's index,
-    /// one less at PV nodes (while above one).
     #[test]
     fn only_deep_nodes_without_a_table_move_are_reduced_internally() {
         let cell = Bits256::GEOMETRY.parse_pos("h8");
@@ -919,6 +918,8 @@ mod tests {
         }
     }
 
+    /// Late-move reductions: at least one ply, growing with the depth and the move's index,
+    /// one less at PV nodes (while above one).
     #[test]
     fn late_move_reductions_grow_with_depth_and_index() {
         for pv_node in [false, true] {
