@@ -92,6 +92,29 @@ fn internal_reduction(depth: i32, tt_move: Option<Cell>) -> i32 {
     if tt_move.is_none() && depth >= IIR_MIN_DEPTH { depth - 1 } else { depth }
 }
 
+/// Singular extension (15×15, below the root): from this remaining depth ...
+pub const SE_MIN_DEPTH: i32 = 6;
+/// ... a table move whose lower bound (or exact score) comes from at most this many plies
+/// shallower ...
+pub const SE_TT_DEPTH_SLACK: i32 = 3;
+/// ... is searched a ply deeper when every other move, searched to half the depth, stays
+/// this much per ply of depth below its score (see [`singular_beta`]).
+pub const SE_MARGIN: Score = 4;
+
+/// Singular extension (15×15, below the root): the null window's upper edge that every move
+/// but the table move is tested against, searched to half the depth, or `None` where the test
+/// does not apply — the table's score must be a lower bound (or exact), from a search at most
+/// [`SE_TT_DEPTH_SLACK`] plies shallower, and no proven win or loss. If they all stay below
+/// it, the table move is searched a ply deeper.
+fn singular_beta(depth: i32, entry: &TtEntry, ply: usize) -> Option<Score> {
+    let score = score_from_tt(entry.score, ply);
+    (depth >= SE_MIN_DEPTH
+        && entry.bound != Bound::Upper
+        && i32::from(entry.depth) >= depth - SE_TT_DEPTH_SLACK
+        && !is_decisive(score))
+    .then(|| score - SE_MARGIN * depth)
+}
+
 /// Reverse futility pruning: at null-window nodes with at most this much depth left ...
 pub const RFP_MAX_DEPTH: i32 = 3;
 /// ... where the opponent cannot make an open four, a static evaluation this much per ply
@@ -151,6 +174,8 @@ pub struct Searcher<'t, B: Bitboard> {
     lines: usize,
     /// Root moves of the lines already found in this iteration, which the next line skips.
     excluded: B,
+    /// Per ply, the table move a singular-extension test searches the node without.
+    singular_excluded: Box<[Option<Cell>; MAX_PLY]>,
     /// Multi-PV on 15×15: the root move a threat sequence proved to win before the main
     /// search, kept as a line of every iteration while the main search finds the others.
     threat_line: Option<PvLine>,
@@ -188,6 +213,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             root_moves: None,
             lines: 1,
             excluded: B::EMPTY,
+            singular_excluded: Box::new([None; MAX_PLY]),
             threat_line: None,
             pairing: true,
             heuristic: false,
@@ -675,8 +701,14 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             return 0;
         }
         let root = ply == 0;
-        // Root moves of better lines (multi-PV), which this line must not play.
-        let excluded = if root { self.excluded } else { B::EMPTY };
+        // Root moves of better lines (multi-PV), which this line must not play; below the
+        // root, the table move a singular-extension test leaves out.
+        let singular_test = !root && self.singular_excluded[ply].is_some();
+        let excluded = match self.singular_excluded[ply] {
+            _ if root => self.excluded,
+            Some(cell) => B::from_cell(cell),
+            None => B::EMPTY,
+        };
         let g = B::GEOMETRY;
         let small = g.lines_span_board();
 
@@ -733,7 +765,8 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         let (key, sym) = self.key();
         let proven_depth = small && depth >= empty.count() as i32;
         let mut tt_move = None;
-        if let Some(entry) = self.tt.probe(key) {
+        let tt_entry = if singular_test { None } else { self.tt.probe(key) };
+        if let Some(entry) = tt_entry {
             tt_move = entry
                 .best_move
                 .map(|m| g.transform(sym.inverse(), m))
@@ -753,13 +786,15 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         }
 
         // 5b. Internal iterative reduction.
-        let depth = if small || root { depth } else { internal_reduction(depth, tt_move) };
+        let depth =
+            if small || root || singular_test { depth } else { internal_reduction(depth, tt_move) };
 
         // 6. Reverse futility pruning.
         let pv_node = beta - alpha > 1;
         if !root
             && !small
             && !pv_node
+            && !singular_test
             && threats.is_empty()
             && let Some(score) = self.reverse_futility(depth, beta)
         {
@@ -803,6 +838,30 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             depth
         };
 
+        // 8b. Singular extension: does the node hang on its table move alone?
+        let mut singular = None;
+        if let (Some(cell), Some(singular_beta)) =
+            (tt_move, tt_entry.and_then(|entry| singular_beta(depth, &entry, ply)))
+            && !root
+            && !small
+            && threats.is_empty()
+        {
+            self.singular_excluded[ply] = Some(cell);
+            let s = self.pvs((depth - 1) / 2, ply, singular_beta - 1, singular_beta);
+            self.singular_excluded[ply] = None;
+            // (The test's line is no line of this node.)
+            self.pv_len[ply] = ply;
+            if self.check.stopped() {
+                return 0;
+            }
+            if s < singular_beta {
+                singular = Some(cell);
+            } else if singular_beta >= beta {
+                // Multi-cut: another move reaches beta too, even searched to half the depth.
+                return singular_beta;
+            }
+        }
+
         // 9. PVS loop.
         let alpha_orig = alpha;
         let mut best = -INFINITY;
@@ -820,10 +879,13 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                 continue;
             }
             self.pv_len[ply + 1] = ply + 1;
+            let extension = i32::from(singular == Some(cell));
             let score = match self.make(cell, child_depth <= 0) {
                 Outcome::Win(_) => win_in(ply + 1),
                 Outcome::Draw => 0,
-                Outcome::Ongoing if i == 0 => -self.pvs(child_depth, ply + 1, -beta, -alpha),
+                Outcome::Ongoing if i == 0 => {
+                    -self.pvs(child_depth + extension, ply + 1, -beta, -alpha)
+                }
                 Outcome::Ongoing => {
                     // Late-move reduction (15×15 only: the small boards stay exact): a late
                     // move is first searched shallower, a quiet one by more plies (never
@@ -892,7 +954,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             depth: stored_depth,
             bound,
         };
-        // (A root searched without some moves has no value of its own to keep.)
+        // (A node searched without some moves has no value of its own to keep.)
         if excluded.is_empty() {
             self.tt.store(key, entry);
         }
@@ -905,6 +967,28 @@ mod tests {
     use super::*;
     use crate::bitboard::Bits256;
     use crate::rules::Rule;
+
+    /// The singular-extension test needs depth, a lower bound or exact score from a search
+    /// at most a few plies shallower, and no proven result.
+    #[test]
+    fn only_deep_nodes_with_a_recent_lower_bound_test_their_table_move_for_singularity() {
+        let entry = |score, depth: i32, bound| TtEntry {
+            score,
+            best_move: None,
+            depth: depth as u8,
+            bound,
+        };
+        let d = SE_MIN_DEPTH;
+        let oldest = d + 2 - SE_TT_DEPTH_SLACK;
+        assert_eq!(singular_beta(d, &entry(100, d, Bound::Lower), 3), Some(100 - SE_MARGIN * d));
+        let exact = entry(-50, oldest, Bound::Exact);
+        assert_eq!(singular_beta(d + 2, &exact, 3), Some(-50 - SE_MARGIN * (d + 2)));
+        assert_eq!(singular_beta(d + 3, &exact, 3), None, "too shallow a table search");
+        assert_eq!(singular_beta(d - 1, &entry(100, d, Bound::Lower), 3), None, "too shallow");
+        assert_eq!(singular_beta(d, &entry(100, d, Bound::Upper), 3), None, "an upper bound");
+        let win = score_to_tt(win_in(9), 3);
+        assert_eq!(singular_beta(d, &entry(win, d, Bound::Lower), 3), None, "a proven win");
+    }
 
     #[test]
     fn only_deep_nodes_without_a_table_move_are_reduced_internally() {
