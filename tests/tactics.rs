@@ -35,8 +35,7 @@ const BUDGET_VARIABLE: &str = "TACTICS_NODES";
 pub const MIN_SOLVED: usize = 115;
 /// Of the 63 win positions, those solved with a forced-win score today (the others are
 /// played right by the evaluation's preference, without a proof); raise it as it improves.
-/// (Raised from 51 to 53 by reverse futility pruning down to 5 plies left.)
-pub const MIN_PROVEN_WINS: usize = 53;
+pub const MIN_PROVEN_WINS: usize = 51;
 
 /// Winning moves the data's `alts` omit (they may be incomplete), each proven by the engine
 /// test `search::threats::tests::the_extra_tactics_wins_are_forced`: after the move, every

@@ -116,7 +116,7 @@ fn singular_beta(depth: i32, entry: &TtEntry, ply: usize) -> Option<Score> {
 }
 
 /// Reverse futility pruning: at null-window nodes with at most this much depth left ...
-pub const RFP_MAX_DEPTH: i32 = 5;
+pub const RFP_MAX_DEPTH: i32 = 3;
 /// ... where the opponent cannot make an open four, a static evaluation this much per ply
 /// of depth above beta ends the node.
 pub const RFP_MARGIN: Score = 40;
