@@ -6,7 +6,7 @@
 //! **entries**. An entry is two `u64` words:
 //!
 //! ```text
-//! word 0: the full 64-bit position key (0 = empty slot)
+//! word 0: the full 64-bit position key XOR word 1 (both 0 = empty slot)
 //! word 1: bits  0..16  score      (i16, mate scores stored relative to the node, see below)
 //!         bits 16..24  best move  (cell index; 255 = none)
 //!         bits 24..32  depth      (u8; 255 = proven: exact at any depth)
@@ -19,6 +19,13 @@
 //! works); the whole key is compared on probe, so a false hit needs a full 64-bit collision.
 //! [`TranspositionTable::probe`] returns a copy.
 //!
+//! **Shared by threads** (a parallel search's helpers, see `Searcher::with_threads`): the
+//! words are atomics read and written with relaxed ordering — plain loads and stores on
+//! x86-64 — and probe and store take `&self`. Two threads can write one slot at once, so a
+//! slot may end up holding one writer's word 0 and the other's word 1; storing the key XOR
+//! the data (Hyatt's lockless hashing) makes such a torn slot fail the key comparison (but
+//! for a 64-bit coincidence) instead of passing one position's key with another's score.
+//!
 //! **Replacement:** a store goes to the entry with the same key if there is one, else an
 //! empty entry, else the entry with the lowest `depth − 4 × age`, where age is how many
 //! searches ago the entry was written. A same-key store keeps a deeper entry of the current
@@ -27,6 +34,8 @@
 //! **Mate scores** ("win in N plies from the root") are stored as "win in N plies from this
 //! node" ([`score_to_tt`]) and rebased by the probing node's ply ([`score_from_tt`]), so an
 //! entry is valid wherever the position recurs in the tree.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::geometry::Cell;
 use crate::search::score::{MATE_BOUND, Score};
@@ -66,28 +75,48 @@ pub struct TtEntry {
     pub bound: Bound,
 }
 
-/// One 16-byte slot: `[key, data]`. Plain words, so a zeroed allocation is an empty table.
+/// One 16-byte slot, unpacked from its words `[key ^ data, data]`: a zeroed allocation is
+/// an empty table.
 #[derive(Copy, Clone, Default, Debug, PartialEq, Eq)]
 struct Slot {
     key: u64,
     data: u64,
 }
 
-impl From<[u64; 2]> for Slot {
+/// The stored words of one slot (see the module docs).
+type Words = [AtomicU64; 2];
+
+impl Slot {
     #[inline(always)]
-    fn from([key, data]: [u64; 2]) -> Slot {
-        Slot { key, data }
+    fn load(words: &Words) -> Slot {
+        let data = words[1].load(Ordering::Relaxed);
+        Slot { key: words[0].load(Ordering::Relaxed) ^ data, data }
+    }
+
+    #[inline(always)]
+    fn save(self, words: &Words) {
+        words[0].store(self.key ^ self.data, Ordering::Relaxed);
+        words[1].store(self.data, Ordering::Relaxed);
     }
 }
 
-impl From<Slot> for [u64; 2] {
-    #[inline(always)]
-    fn from(slot: Slot) -> [u64; 2] {
-        [slot.key, slot.data]
-    }
-}
+const _: () = assert!(std::mem::size_of::<Words>() * BUCKET_ENTRIES == BUCKET_BYTES);
+// The table is allocated as zeroed `[u64; 2]`s and used as `Words` (see `atomic_words`).
+const _: () = assert!(std::mem::size_of::<Words>() == std::mem::size_of::<[u64; 2]>());
+const _: () = assert!(std::mem::align_of::<Words>() == std::mem::align_of::<[u64; 2]>());
 
-const _: () = assert!(std::mem::size_of::<Slot>() * BUCKET_ENTRIES == BUCKET_BYTES);
+/// Zeroed `[u64; 2]`s, handed over as atomic words: the zeroed allocation is memory the
+/// operating system hands out lazily, where building atomics one by one would touch every
+/// page at once.
+fn atomic_words(words: Vec<[u64; 2]>) -> Vec<Words> {
+    let mut words = std::mem::ManuallyDrop::new(words);
+    let (ptr, len, capacity) = (words.as_mut_ptr(), words.len(), words.capacity());
+    // SAFETY: `AtomicU64` has the size and bit validity of `u64`, and `[AtomicU64; 2]` has the
+    // size and alignment of `[u64; 2]` (asserted above), so the allocation is a valid
+    // `Vec<Words>` of the same length and capacity; it is handed over whole, and the original
+    // vector is never used or dropped again (`ManuallyDrop`).
+    unsafe { Vec::from_raw_parts(ptr.cast::<Words>(), len, capacity) }
+}
 
 impl Slot {
     fn pack(key: u64, entry: &TtEntry, generation: u8) -> Slot {
@@ -127,7 +156,7 @@ impl Slot {
 #[derive(Debug)]
 pub struct TranspositionTable {
     /// Raw storage in 16-byte slots; buckets start at `offset` so each is 64-byte aligned.
-    slots: Vec<[u64; 2]>,
+    slots: Vec<Words>,
     offset: usize,
     buckets: usize,
     generation: u8,
@@ -147,12 +176,12 @@ impl TranspositionTable {
             buckets /= 2;
         }
         // One spare bucket's worth of slots lets the first bucket start on a cache line.
-        let slots = vec![[0u64; 2]; (buckets + 1) * BUCKET_ENTRIES];
+        let slots = atomic_words(vec![[0u64; 2]; (buckets + 1) * BUCKET_ENTRIES]);
         let misalignment = (slots.as_ptr() as usize) % BUCKET_BYTES;
         let offset = if misalignment == 0 {
             0
         } else {
-            (BUCKET_BYTES - misalignment) / std::mem::size_of::<[u64; 2]>()
+            (BUCKET_BYTES - misalignment) / std::mem::size_of::<Words>()
         };
         TranspositionTable { slots, offset, buckets, generation: 0 }
     }
@@ -181,7 +210,9 @@ impl TranspositionTable {
 
     /// Empties every entry and resets the generation.
     pub fn clear(&mut self) {
-        self.slots.fill([0; 2]);
+        for words in &mut self.slots {
+            *words = [AtomicU64::new(0), AtomicU64::new(0)];
+        }
         self.generation = 0;
     }
 
@@ -213,21 +244,21 @@ impl TranspositionTable {
         }
         self.slots[self.bucket_range(key)]
             .iter()
-            .map(|&words| Slot::from(words))
+            .map(Slot::load)
             .find(|s| s.key == key)
             .map(Slot::unpack)
     }
 
     /// Stores a result for `key` (see the replacement policy in the module docs).
-    pub fn store(&mut self, key: u64, entry: TtEntry) {
+    pub fn store(&self, key: u64, entry: TtEntry) {
         if key == 0 {
             return;
         }
         let generation = self.generation;
         let range = self.bucket_range(key);
         let mut bucket = [Slot::default(); BUCKET_ENTRIES];
-        for (slot, &words) in bucket.iter_mut().zip(&self.slots[range.clone()]) {
-            *slot = Slot::from(words);
+        for (slot, words) in bucket.iter_mut().zip(&self.slots[range.clone()]) {
+            *slot = Slot::load(words);
         }
         let age = |s: &Slot| i32::from(generation.wrapping_sub(s.generation()) & GENERATION_MASK);
         let victim = if let Some(i) = bucket.iter().position(|s| s.key == key) {
@@ -240,7 +271,7 @@ impl TranspositionTable {
                 let mut old_entry = old.unpack();
                 if old_entry.best_move.is_none() && entry.best_move.is_some() {
                     old_entry.best_move = entry.best_move;
-                    self.slots[range.start + i] = Slot::pack(key, &old_entry, generation).into();
+                    Slot::pack(key, &old_entry, generation).save(&self.slots[range.start + i]);
                 }
                 return;
             }
@@ -252,7 +283,7 @@ impl TranspositionTable {
                 .min_by_key(|&i| i32::from(bucket[i].depth()) - 4 * age(&bucket[i]))
                 .expect("a bucket has entries")
         };
-        self.slots[range.start + victim] = Slot::pack(key, &entry, generation).into();
+        Slot::pack(key, &entry, generation).save(&self.slots[range.start + victim]);
     }
 
     /// Permille of the first 1000 entries written in the current search (the protocol's
@@ -261,7 +292,7 @@ impl TranspositionTable {
         let sample = self.capacity().min(1000);
         let used = self.slots[self.offset..self.offset + sample]
             .iter()
-            .map(|&words| Slot::from(words))
+            .map(Slot::load)
             .filter(|s| s.key != 0 && s.generation() == self.generation)
             .count();
         (used * 1000 / sample.max(1)) as u32
@@ -371,7 +402,7 @@ mod tests {
 
     #[test]
     fn same_key_keeps_a_deeper_current_result_unless_exact() {
-        let mut tt = TranspositionTable::with_bytes(1 << 12);
+        let tt = TranspositionTable::with_bytes(1 << 12);
         tt.store(7, entry(10, None, 8, Bound::Lower));
         tt.store(7, entry(20, Some(3), 2, Bound::Upper));
         let kept = tt.probe(7).unwrap();
@@ -382,8 +413,51 @@ mod tests {
     }
 
     #[test]
+    fn a_slot_torn_by_two_writers_is_a_miss() {
+        let tt = TranspositionTable::with_bytes(BUCKET_BYTES); // one bucket
+        let (first, second) =
+            (entry(55, Some(12), 6, Bound::Lower), entry(-9, None, 2, Bound::Exact));
+        tt.store(0xdead_beef, first);
+        let words = &tt.slots[tt.bucket_range(0xdead_beef).start];
+        // Another writer's data word lands after this key's first word.
+        words[1].store(Slot::pack(0xfeed, &second, 0).data, Ordering::Relaxed);
+        assert_eq!(tt.probe(0xdead_beef), None);
+        assert_eq!(tt.probe(0xfeed), None);
+    }
+
+    /// Threads storing and probing one small table at once only ever read an entry that was
+    /// stored for the key probed (every entry here is a function of its key).
+    #[test]
+    fn threads_sharing_the_table_read_only_whole_entries() {
+        let tt = TranspositionTable::with_bytes(4 * BUCKET_BYTES);
+        let entry_of = |key: u64| {
+            let depth = (key % 200) as u8;
+            entry((key % 5000) as Score - 2500, Some((key % 225) as u8), depth, Bound::Lower)
+        };
+        std::thread::scope(|scope| {
+            for seed in 0..4 {
+                let tt = &tt;
+                scope.spawn(move || {
+                    let mut rng = crate::rng::SplitMix64::new(seed);
+                    for _ in 0..50_000 {
+                        let key = rng.next_u64() % 64 + 1;
+                        tt.store(key, entry_of(key));
+                        let probed = rng.next_u64() % 64 + 1;
+                        if let Some(found) = tt.probe(probed) {
+                            assert_eq!(found, entry_of(probed), "key {probed}");
+                        }
+                    }
+                });
+            }
+        });
+        for key in 1..=64 {
+            assert!(tt.probe(key).is_none_or(|found| found == entry_of(key)), "key {key}");
+        }
+    }
+
+    #[test]
     fn prefetch_takes_any_key_and_changes_nothing() {
-        let mut tt = TranspositionTable::with_bytes(1 << 12);
+        let tt = TranspositionTable::with_bytes(1 << 12);
         let entry = TtEntry { score: 7, best_move: None, depth: 3, bound: Bound::Exact };
         tt.store(12345, entry);
         let mut rng = crate::rng::SplitMix64::new(3);
@@ -397,7 +471,7 @@ mod tests {
     fn buckets_are_cache_line_aligned_and_sizes_follow_the_budget() {
         for bytes in [0, 64, 1000, 1 << 20] {
             let tt = TranspositionTable::with_bytes(bytes);
-            let first = &tt.slots[tt.offset] as *const [u64; 2] as usize;
+            let first = &tt.slots[tt.offset] as *const Words as usize;
             assert_eq!(first % BUCKET_BYTES, 0);
             assert!(tt.bytes() <= bytes.max(BUCKET_BYTES));
         }
