@@ -33,6 +33,9 @@ mod ordering;
 mod symmetry;
 pub mod threats;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
+
 use arrayvec::ArrayVec;
 
 use crate::bitboard::Bitboard;
@@ -144,6 +147,11 @@ pub const VCT_THREATS: u32 = 12;
 pub const THREAT_TIME_FRACTION: f64 = 0.3;
 /// Most lines a multi-PV search reports (see [`Searcher::with_lines`]).
 pub const MAX_LINES: usize = 32;
+/// Most threads a search runs (see [`Searcher::with_threads`]).
+pub const MAX_THREADS: usize = 64;
+/// Stack of each helper thread of a parallel search: the main search's recursion, with room
+/// to spare (the frames of a 15×15 line of [`MAX_PLY`] plies take a few MiB at most).
+pub const HELPER_STACK_BYTES: usize = 16 << 20;
 
 /// Searches `board` within `limits`, reporting each completed iteration to `on_info`.
 pub fn search<B: Bitboard>(
@@ -158,7 +166,8 @@ pub fn search<B: Bitboard>(
 /// One search: the board it changes in place, its table, its limits and its statistics.
 pub struct Searcher<'t, B: Bitboard> {
     board: Board<B>,
-    tt: &'t mut TranspositionTable,
+    /// Shared with the helper threads, if any (its probes and stores take `&self`).
+    tt: &'t TranspositionTable,
     limits: SearchLimits,
     check: StopCheck,
     ordering: Ordering,
@@ -190,11 +199,21 @@ pub struct Searcher<'t, B: Bitboard> {
     /// The score of `pv[0]`'s root move, while the root search under way has one (the last
     /// root move that raised alpha): what a search stopped in mid-iteration still knows.
     root_best: Score,
+    /// Threads to search with, the main one included (see [`Searcher::with_threads`]).
+    threads: usize,
+    /// The helper threads' main-search and threat-search nodes so far, added as they go.
+    helper_nodes: Arc<[AtomicU64; 2]>,
 }
 
 impl<'t, B: Bitboard> Searcher<'t, B> {
-    /// Prepares a search of `board`.
+    /// Prepares a search of `board`; entries `tt` holds from earlier searches age by one.
     pub fn new(board: Board<B>, tt: &'t mut TranspositionTable, limits: SearchLimits) -> Self {
+        tt.new_search();
+        Searcher::sharing(board, tt, limits)
+    }
+
+    /// A search of `board` with a table other searches may be using at the same time.
+    fn sharing(board: Board<B>, tt: &'t TranspositionTable, limits: SearchLimits) -> Self {
         let mut sym = ArrayVec::new();
         if B::GEOMETRY.lines_span_board() {
             sym.push(SymmetricHash::from_board(&board));
@@ -220,7 +239,25 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             pv: Box::new([[Cell::from_index(0); MAX_PLY]; MAX_PLY]),
             pv_len: Box::new([0; MAX_PLY + 1]),
             root_best: 0,
+            threads: 1,
+            helper_nodes: Arc::new([AtomicU64::new(0), AtomicU64::new(0)]),
         }
+    }
+
+    /// Searches with `threads` threads (clamped to 1..=[`MAX_THREADS`]; 1 by default): the
+    /// main one and helpers that run the same iterative deepening on copies of the board, with
+    /// nothing shared but the transposition table and a stop flag (lazy SMP). What the
+    /// helpers store lets the main thread cut off and order its moves sooner; the move played
+    /// is the main thread's unless a helper completed a deeper iteration (and the main
+    /// thread proved nothing). Helpers join only 15×15 searches for one line without a node
+    /// limit: the small boards' exact solves and a node-limited search stay reproducible on
+    /// one thread. They start at once: while the main thread runs the root threat searches,
+    /// they already search every root candidate (the defence filter has not spoken yet), so a
+    /// helper's move is played only if the filter kept it.
+    #[must_use]
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.clamp(1, MAX_THREADS);
+        self
     }
 
     /// Turns the pairing-strategy bounds of step 4 on or off (on by default). Off, the small
@@ -245,7 +282,17 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     /// Runs iterative deepening and returns the best move of the last completed iteration,
     /// or of the iteration a limit cut short if a root move there beat the last best.
     pub fn run(mut self, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
-        self.tt.new_search();
+        let small = B::GEOMETRY.lines_span_board();
+        let alone = small || self.lines > 1 || self.limits.nodes.is_some();
+        if alone || self.threads == 1 || self.board.outcome().is_decided() {
+            self.search_alone(on_info)
+        } else {
+            self.search_with_helpers(self.threads - 1, on_info)
+        }
+    }
+
+    /// The search on this thread: the root threat searches (15×15), then the iterations.
+    fn search_alone(&mut self, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
         let empties = self.board.empty_cells().count();
         let small = B::GEOMETRY.lines_span_board();
         let mut result = SearchResult {
@@ -316,8 +363,29 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         let unlimited =
             self.limits.time.is_none() && self.limits.nodes.is_none() && self.limits.stop.is_none();
         let first_depth = if small && unlimited && max_depth >= empties { empties } else { 1 };
+        self.deepen(first_depth..=max_depth, &mut result, on_info);
+        result.stopped = self.check.stopped();
+        let [helper_nodes, helper_vcf_nodes] = self.helper_nodes.as_ref();
+        result.nodes = self.nodes + helper_nodes.load(AtomicOrdering::Relaxed);
+        result.vcf_nodes = self.threat.nodes + helper_vcf_nodes.load(AtomicOrdering::Relaxed);
+        result.seldepth = self.seldepth as u32;
+        result.time = self.check.elapsed();
+        debug_assert!(result.best_move.is_some_and(|m| self.board.legal_moves().contains(m)));
+        result
+    }
+
+    /// The iterations of `depths`, each reported to `on_info` and kept in `result`, until a
+    /// limit, a proof or the last depth.
+    fn deepen(
+        &mut self,
+        depths: std::ops::RangeInclusive<u32>,
+        result: &mut SearchResult,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) {
+        let (first_depth, empties) = (*depths.start(), self.board.empty_cells().count());
+        let small = B::GEOMETRY.lines_span_board();
         let mut previous: Vec<Score> = Vec::new();
-        for depth in first_depth..=max_depth {
+        for depth in depths {
             if depth > first_depth && !self.check.may_start_iteration() {
                 break;
             }
@@ -366,13 +434,92 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                 break;
             }
         }
-        result.stopped = self.check.stopped();
-        result.nodes = self.nodes;
-        result.vcf_nodes = self.threat.nodes;
-        result.seldepth = self.seldepth as u32;
-        result.time = self.check.elapsed();
-        debug_assert!(result.best_move.is_some_and(|m| self.board.legal_moves().contains(m)));
-        result
+    }
+
+    /// [`Searcher::search_alone`] on this thread while `helpers` more threads search the same root
+    /// (see [`Searcher::with_threads`]) from the start until this thread is done. A helper
+    /// that cannot be started is done without.
+    fn search_with_helpers(
+        &mut self,
+        helpers: usize,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let stop = Arc::new(AtomicBool::new(false));
+        let last = self.limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
+        let limits = SearchLimits {
+            depth: Some(last),
+            nodes: None,
+            time: self.limits.time,
+            stop: Some(Arc::clone(&stop)),
+        };
+        let tt = self.tt;
+        std::thread::scope(|scope| {
+            let mut running = Vec::new();
+            for id in 1..=helpers {
+                let mut helper = Searcher::sharing(self.board.clone(), tt, limits.clone());
+                helper.helper_nodes = Arc::clone(&self.helper_nodes);
+                // Every other helper starts a ply deeper, so the threads spread over depths.
+                let first = (1 + (id % 2) as u32).min(last);
+                let thread = std::thread::Builder::new()
+                    .name(format!("helper {id}"))
+                    .stack_size(HELPER_STACK_BYTES)
+                    .spawn_scoped(scope, move || helper.help(first..=last));
+                match thread {
+                    Ok(handle) => running.push(handle),
+                    Err(_) => break,
+                }
+            }
+            let mut result = self.search_alone(on_info);
+            stop.store(true, AtomicOrdering::Relaxed);
+            let deepest = running
+                .into_iter()
+                .filter_map(|handle| handle.join().expect("helper threads do not panic"))
+                .max_by_key(|line| line.depth);
+            // A helper that completed a deeper iteration than this thread has the better
+            // move, if the defence filter kept it (and unless this thread's result is already
+            // a proof: a win found by the root threat search ends it at depth 1).
+            if let Some(line) = deepest
+                && line.depth > result.depth
+                && !is_decisive(result.score)
+                && self.root_moves.is_none_or(|safe| safe.contains(line.pv[0]))
+            {
+                on_info(&self.info(line.depth, line.score, &line.pv, None));
+                result.best_move = Some(line.pv[0]);
+                result.score = line.score;
+                result.depth = line.depth;
+                result.pv = line.pv.clone();
+                result.lines = vec![line];
+            }
+            let [helper_nodes, helper_vcf_nodes] = self.helper_nodes.as_ref();
+            result.nodes = self.nodes + helper_nodes.load(AtomicOrdering::Relaxed);
+            result.vcf_nodes = self.threat.nodes + helper_vcf_nodes.load(AtomicOrdering::Relaxed);
+            result
+        })
+    }
+
+    /// A helper thread's search: iterative deepening over `depths` of the root as it is,
+    /// until the stop flag, the clock or the last depth. It reports nothing but its node
+    /// counts as it goes, and returns its last completed iteration's line.
+    fn help(mut self, depths: std::ops::RangeInclusive<u32>) -> Option<PvLine> {
+        let mut previous = 0;
+        let mut published = [0, 0];
+        let mut completed = None;
+        for depth in depths {
+            let score = self.aspiration(depth, previous);
+            for (i, count) in [self.nodes, self.threat.nodes].into_iter().enumerate() {
+                self.helper_nodes[i].fetch_add(count - published[i], AtomicOrdering::Relaxed);
+                published[i] = count;
+            }
+            if self.check.stopped() {
+                break;
+            }
+            let pv = self.pv[0][..self.pv_len[0]].to_vec();
+            if !pv.is_empty() {
+                completed = Some(PvLine { depth, score, pv });
+            }
+            previous = score;
+        }
+        completed
     }
 
     /// 15×15: if the opponent could make an open three or better with its next stone, the
@@ -586,12 +733,13 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
 
     fn info(&self, depth: u32, score: Score, pv: &[Cell], line: Option<usize>) -> SearchInfo {
         let time = self.check.elapsed();
+        let nodes = self.nodes + self.helper_nodes[0].load(AtomicOrdering::Relaxed);
         SearchInfo {
             depth,
             seldepth: self.seldepth as u32,
             score,
-            nodes: self.nodes,
-            nps: report::nodes_per_second(self.nodes, time),
+            nodes,
+            nps: report::nodes_per_second(nodes, time),
             time,
             pv: pv.to_vec(),
             line,
@@ -1079,6 +1227,27 @@ mod tests {
         let mut searcher = Searcher::new(board, &mut tt, SearchLimits::default());
         let safe = searcher.safe_root_moves().expect("black threatens");
         assert_eq!(safe.iter().map(|c| g.format_pos(c)).collect::<Vec<_>>(), ["k10"]);
+    }
+
+    /// A node-limited search runs on one thread whatever it is given, so it stays
+    /// reproducible; with helpers, the move still comes from the root the defence filter
+    /// left (here k10 alone, see the test above).
+    #[test]
+    fn helper_threads_search_the_filtered_root_and_leave_node_limited_searches_alone() {
+        let moves = "i8,i6,j10,g8,i10,h10,h11,i11,j9,k8,j12,j11,i12,k12,h7";
+        let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
+        let run = |limits: SearchLimits, threads| {
+            let mut tt = TranspositionTable::with_bytes(1 << 22);
+            Searcher::new(board.clone(), &mut tt, limits).with_threads(threads).run(&mut |_| {})
+        };
+        let nodes = SearchLimits { nodes: Some(30_000), ..SearchLimits::default() };
+        let (one, two) = (run(nodes.clone(), 1), run(nodes, 2));
+        assert_eq!((one.best_move, one.score, one.nodes), (two.best_move, two.score, two.nodes));
+        let depth = SearchLimits { depth: Some(7), ..SearchLimits::default() };
+        let alone = run(depth.clone(), 1);
+        let helped = run(depth, 4);
+        assert_eq!(helped.best_move, Some(Bits256::GEOMETRY.parse_pos("k10")));
+        assert_eq!((helped.depth, alone.depth), (7, 7));
     }
 
     #[test]
