@@ -152,6 +152,37 @@ fn yxstop_answers_at_once_with_the_best_move_so_far() {
     e.assert_silent(Duration::from_millis(200));
 }
 
+/// Several search threads, from `--threads` or `INFO thread_num`: moves within the turn
+/// time, YXSTOP answered at once, and the helpers end with the search.
+#[test]
+fn several_threads_answer_in_time_and_stop_at_once() {
+    let mut e = Engine::start_with(&["--threads", "2"]);
+    assert_eq!(e.ask("START 15"), "OK");
+    e.send("INFO timeout_turn 300");
+    e.send("INFO messages 0");
+    let asked = Instant::now();
+    let answer = parse_move(&e.ask(&format!("BOARD\n{}DONE", board_lines("h8,i9,i8,g8,h10,j10"))));
+    assert!(asked.elapsed() < Duration::from_millis(300), "took {:?}", asked.elapsed());
+    assert!(answer.0 < 15 && answer.1 < 15);
+    e.send("INFO thread_num 4");
+    e.send("INFO timeout_turn 60000");
+    e.send("TURN 4,4");
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    e.send("YXSTOP");
+    parse_move(&e.answer_within(Duration::from_secs(2)));
+    assert!(asked.elapsed() < Duration::from_millis(500), "took {:?}", asked.elapsed());
+    e.send("END");
+    let (status, _) = e.wait_exit(Duration::from_secs(5));
+    assert!(status.success());
+    for bad in ["0", "65", "x"] {
+        let mut refused = Engine::start_with(&["--threads", bad]);
+        let (status, _) = refused.wait_exit(Duration::from_secs(5));
+        assert_eq!(status.code(), Some(2), "--threads {bad}");
+        assert!(refused.stderr().contains("--threads takes 1 to 64"), "--threads {bad}");
+    }
+}
+
 #[test]
 fn end_exits_promptly_also_mid_search_and_on_end_of_input() {
     let mut idle = started(15, 100);

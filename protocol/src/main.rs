@@ -1,6 +1,7 @@
 //! `pbrain-mnk`: the mnk engine's binary.
 //!
-//! Without arguments it speaks the Gomocup protocol on stdin/stdout (see `docs/protocol.md`).
+//! Without arguments it speaks the Gomocup protocol on stdin/stdout (see `docs/protocol.md`);
+//! `--threads N` does the same with N search threads until `INFO thread_num` says otherwise.
 //! Subcommands: `perft` (move-sequence counts), `solve` (exact small-board values), `bench`
 //! (the node-count signature), `match` (games between engines), `openings` (balanced openings
 //! for matches), `play` (a game at the terminal), `classroom` (the protocol, with the classroom program choosing the moves). Run
@@ -12,6 +13,8 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use cli::{CliError, UsageError};
+use mnk_engine::search::MAX_THREADS;
+use mnk_protocol::command::Command;
 use mnk_protocol::driver;
 use mnk_protocol::session::{Player, Session};
 
@@ -19,7 +22,7 @@ const USAGE_HEADER: &str = "usage:";
 
 fn usage() -> String {
     let lines = [
-        "pbrain-mnk                  (no arguments: the Gomocup protocol on stdin/stdout)",
+        "pbrain-mnk [--threads N]    (the Gomocup protocol on stdin/stdout, N search threads: 1..64, default 1)",
         cli::perft::USAGE,
         cli::solve::USAGE,
         cli::bench::USAGE,
@@ -39,13 +42,25 @@ fn main() -> ExitCode {
         env_logger::Builder::from_default_env().target(env_logger::Target::Stderr).init();
     }
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let player = match args.first().map(String::as_str) {
-        None => Some(Player::Mnk),
-        Some("classroom") if args.len() == 1 => Some(Player::Classroom),
+    let protocol = match args.as_slice() {
+        [] => Some((Player::Mnk, None)),
+        [flag, count] if flag == "--threads" => match count.parse::<usize>() {
+            Ok(n) if (1..=MAX_THREADS).contains(&n) => Some((Player::Mnk, Some(count))),
+            _ => {
+                eprintln!("pbrain-mnk: error: --threads takes 1 to {MAX_THREADS}, not '{count}'");
+                eprintln!("{}", usage());
+                return ExitCode::from(2);
+            }
+        },
+        [only] if only == "classroom" => Some((Player::Classroom, None)),
         _ => None,
     };
-    if let Some(player) = player {
-        let session = Session::with_player(player);
+    if let Some((player, threads)) = protocol {
+        let mut session = Session::with_player(player);
+        if let Some(count) = threads {
+            // The setting a manager's `INFO thread_num` would make (and can still change).
+            session.handle(Command::Info { key: "thread_num".into(), value: count.clone() });
+        }
         let code = match driver::run_session(session, io::stdin(), io::stdout()) {
             Ok(()) => 0,
             Err(e) => {

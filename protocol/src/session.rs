@@ -17,7 +17,7 @@ use mnk_engine::geometry::Cell;
 use mnk_engine::perft::perft;
 use mnk_engine::rules::Rule;
 use mnk_engine::search::score::format_score;
-use mnk_engine::search::{PvLine, SearchInfo, SearchLimits, SearchResult, Searcher};
+use mnk_engine::search::{MAX_THREADS, PvLine, SearchInfo, SearchLimits, SearchResult, Searcher};
 use mnk_engine::solve::solve;
 use mnk_engine::time::TimeControl;
 use mnk_engine::tt::TranspositionTable;
@@ -35,6 +35,9 @@ pub const DEFAULT_HASH_BYTES: usize = 64 << 20;
 /// Memory kept back from `max_memory` for everything but the transposition table: code,
 /// stacks, the search's own tables, allocator slack.
 pub const MEMORY_RESERVE_BYTES: usize = 24 << 20;
+/// Memory kept back from `max_memory` for each search thread beyond the first: its board,
+/// solver table and search tables, and the part of its stack it touches.
+pub const THREAD_RESERVE_BYTES: usize = 8 << 20;
 /// Smallest transposition table.
 pub const MIN_HASH_BYTES: usize = 1 << 20;
 /// Deepest `PERFT` the protocol runs on each size: about a second of counting at most (the
@@ -95,6 +98,7 @@ impl Purpose {
 pub struct SearchJob {
     game: Game,
     limits: SearchLimits,
+    threads: usize,
     tt: TranspositionTable,
     purpose: Purpose,
     messages: bool,
@@ -133,7 +137,10 @@ impl SearchJob {
         let (result, best) = with_game!(&job.game, b => {
             let r = match job.player {
                 Player::Mnk => {
-                    Searcher::new(b.clone(), &mut job.tt, limits).with_lines(lines).run(&mut report)
+                    Searcher::new(b.clone(), &mut job.tt, limits)
+                        .with_lines(lines)
+                        .with_threads(job.threads)
+                        .run(&mut report)
                 }
                 Player::Classroom => {
                     let depth = limits.depth.unwrap_or(classroom::DEPTH);
@@ -200,6 +207,8 @@ pub struct Settings {
     pub max_depth: Option<u32>,
     /// `max_node`, if sent.
     pub max_nodes: Option<u64>,
+    /// Search threads (`thread_num`, clamped to 1..=`MAX_THREADS`; 1 if not sent).
+    pub threads: usize,
     /// Whether search progress is sent as `MESSAGE` lines (`INFO messages 0|1`).
     pub messages: bool,
 }
@@ -214,6 +223,7 @@ impl Default for Settings {
             rule_code: 0,
             max_depth: None,
             max_nodes: None,
+            threads: 1,
             messages: true,
         }
     }
@@ -245,7 +255,8 @@ impl Settings {
             DEFAULT_HASH_BYTES
         } else {
             let limit = usize::try_from(self.max_memory).unwrap_or(usize::MAX);
-            limit.saturating_sub(MEMORY_RESERVE_BYTES).max(MIN_HASH_BYTES)
+            let reserve = MEMORY_RESERVE_BYTES + (self.threads - 1) * THREAD_RESERVE_BYTES;
+            limit.saturating_sub(reserve).max(MIN_HASH_BYTES)
         }
     }
 }
@@ -390,12 +401,16 @@ impl Session {
                 Some(v) => self.settings.max_nodes = (v > 0).then_some(v),
                 None => bad = true,
             },
+            "thread_num" => match number {
+                Some(v) => self.settings.threads = v.clamp(1, MAX_THREADS as u64) as usize,
+                None => bad = true,
+            },
             "messages" => match value.trim() {
                 "0" => self.settings.messages = false,
                 "1" => self.settings.messages = true,
                 _ => bad = true,
             },
-            // Accepted and not needed: game_type, folder, thread_num, evaluate (a debugging
+            // Accepted and not needed: game_type, folder, evaluate (a debugging
             // hint that must never print) and any unknown key.
             _ => {}
         }
@@ -480,6 +495,7 @@ impl Session {
         Reaction::Think(Box::new(SearchJob {
             game,
             limits,
+            threads: self.settings.threads,
             tt,
             purpose,
             messages: self.settings.messages,
@@ -864,6 +880,37 @@ mod tests {
         );
         assert!(matches!(lines.last(), Some(Response::Move(_))));
         assert_eq!(s.settings().turn_ms, 50, "the old value stays");
+    }
+
+    /// `thread_num` sets the search threads (clamped), keeps memory back for each extra one,
+    /// and a game played with several threads still gets legal moves.
+    #[test]
+    fn thread_num_sets_the_threads_and_their_memory() {
+        let mut s = started(15);
+        let info = |s: &mut Session, value: &str| {
+            s.handle(Command::Info { key: "thread_num".into(), value: value.into() });
+        };
+        s.handle(Command::Info { key: "max_memory".into(), value: "367001600".into() });
+        let one_thread = s.settings().hash_bytes();
+        for (value, threads) in [("4", 4), ("0", 1), ("100000", MAX_THREADS), ("2", 2)] {
+            info(&mut s, value);
+            assert_eq!(s.settings().threads, threads, "thread_num {value}");
+        }
+        assert_eq!(s.settings().hash_bytes(), one_thread - THREAD_RESERVE_BYTES);
+        info(&mut s, "many");
+        assert_eq!(s.settings().threads, 2, "the old value stays");
+        let mut lines = reply(&mut s, Command::Turn((7, 7)));
+        assert!(matches!(&lines[0], Response::Message(m) if m.contains("thread_num")), "{lines:?}");
+        for _ in 0..3 {
+            let Some(&Response::Move(p)) = lines.last() else { panic!("{lines:?}") };
+            let game = s.game().unwrap();
+            assert_eq!(game.last_move(), Some(p));
+            let history = game.history();
+            let free = (0..15).flat_map(|x| (0..15).map(move |y| (x, y)));
+            let next = free.filter(|q| !history.contains(q)).nth(3).unwrap();
+            lines = reply(&mut s, Command::Turn(next));
+        }
+        assert!(matches!(lines.last(), Some(Response::Move(_))), "{lines:?}");
     }
 
     #[test]
