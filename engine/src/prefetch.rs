@@ -1,7 +1,8 @@
 //! A cache prefetch hint for the hash tables: the search computes a child's key before making
 //! the move, asks for the child's table slot, and the make's own work hides the memory
-//! latency of the probe that follows. This is one of the engine's two `unsafe` blocks (the
-//! other, in `tt`, hands the table's zeroed memory over as atomic words).
+//! latency of the probe that follows. This is one of the engine's three `unsafe` blocks (the
+//! others, in `tt`, hand the table's zeroed memory over as atomic words and ask Linux for
+//! huge pages).
 
 /// Asks the processor to start loading the cache line holding `value`. Only a hint: it
 /// changes no memory and no result; a no-op off x86-64.

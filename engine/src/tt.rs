@@ -105,6 +105,40 @@ const _: () = assert!(std::mem::size_of::<Words>() * BUCKET_ENTRIES == BUCKET_BY
 const _: () = assert!(std::mem::size_of::<Words>() == std::mem::size_of::<[u64; 2]>());
 const _: () = assert!(std::mem::align_of::<Words>() == std::mem::align_of::<[u64; 2]>());
 
+/// Bytes of a huge page (x86-64 and most Linux targets), below which no advice is given.
+const HUGE_PAGE_BYTES: usize = 2 << 20;
+
+/// Asks Linux to back the table with transparent huge pages (`madvise(MADV_HUGEPAGE)`, which
+/// systems set to "madvise" mode honour only when asked): a first touch then maps 2 MiB at
+/// once instead of 4 KiB. A fresh 350 MB table otherwise takes about 90,000 page faults,
+/// paid during a game's first searches — costly in a virtual machine — and the probes miss
+/// the TLB more. Only advice: where it is refused or unknown (an old kernel, huge pages off,
+/// another system) nothing changes but speed.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(words: &[Words]) {
+    /// `MADV_HUGEPAGE` from `<sys/mman.h>` (the same on every Linux architecture).
+    const MADV_HUGEPAGE: i32 = 14;
+    const PAGE_BYTES: usize = 4096;
+    unsafe extern "C" {
+        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+    }
+    let start = words.as_ptr() as usize;
+    let end = start + std::mem::size_of_val(words);
+    let first_page = start.next_multiple_of(PAGE_BYTES);
+    let len = end.saturating_sub(first_page) / PAGE_BYTES * PAGE_BYTES;
+    if len >= HUGE_PAGE_BYTES {
+        // SAFETY: `madvise` with `MADV_HUGEPAGE` changes only how the kernel backs the pages
+        // of the range, whole pages inside the table's own allocation: it reads and writes no
+        // memory and leaves the contents as they are. Its result is advice taken or not.
+        unsafe {
+            madvise(first_page as *mut std::ffi::c_void, len, MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_: &[Words]) {}
+
 /// Zeroed `[u64; 2]`s, handed over as atomic words: the zeroed allocation is memory the
 /// operating system hands out lazily, where building atomics one by one would touch every
 /// page at once.
@@ -177,6 +211,7 @@ impl TranspositionTable {
         }
         // One spare bucket's worth of slots lets the first bucket start on a cache line.
         let slots = atomic_words(vec![[0u64; 2]; (buckets + 1) * BUCKET_ENTRIES]);
+        advise_huge_pages(&slots);
         let misalignment = (slots.as_ptr() as usize) % BUCKET_BYTES;
         let offset = if misalignment == 0 {
             0
