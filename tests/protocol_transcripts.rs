@@ -134,18 +134,25 @@ fn takeback_and_play() {
     assert!(e.ask("PLAY 2,2").starts_with("ERROR"));
 }
 
+/// Sends `request` (a long search), YXSTOP 300 ms later, and returns the move, which must
+/// come within 500 ms of the YXSTOP.
+fn stopped_mid_search(e: &mut Engine, request: &str) -> (usize, usize) {
+    e.send(request);
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    e.send("YXSTOP");
+    let answer = parse_move(&e.answer_within(Duration::from_secs(2)));
+    assert!(asked.elapsed() < Duration::from_millis(500), "took {:?}", asked.elapsed());
+    answer
+}
+
 #[test]
 fn yxstop_answers_at_once_with_the_best_move_so_far() {
     let mut e = Engine::start();
     assert_eq!(e.ask("START 15"), "OK");
     e.send("INFO timeout_turn 60000");
     e.send("INFO messages 0");
-    e.send("TURN 7,7");
-    std::thread::sleep(Duration::from_millis(300));
-    let asked = Instant::now();
-    e.send("YXSTOP");
-    let answer = parse_move(&e.answer_within(Duration::from_secs(2)));
-    assert!(asked.elapsed() < Duration::from_millis(500), "took {:?}", asked.elapsed());
+    let answer = stopped_mid_search(&mut e, "TURN 7,7");
     assert_ne!(answer, (7, 7));
     // STOP when idle is ignored.
     e.send("STOP");
@@ -166,12 +173,7 @@ fn several_threads_answer_in_time_and_stop_at_once() {
     assert!(answer.0 < 15 && answer.1 < 15);
     e.send("INFO thread_num 4");
     e.send("INFO timeout_turn 60000");
-    e.send("TURN 4,4");
-    std::thread::sleep(Duration::from_millis(300));
-    let asked = Instant::now();
-    e.send("YXSTOP");
-    parse_move(&e.answer_within(Duration::from_secs(2)));
-    assert!(asked.elapsed() < Duration::from_millis(500), "took {:?}", asked.elapsed());
+    stopped_mid_search(&mut e, "TURN 4,4");
     e.send("END");
     let (status, _) = e.wait_exit(Duration::from_secs(5));
     assert!(status.success());

@@ -365,9 +365,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         let first_depth = if small && unlimited && max_depth >= empties { empties } else { 1 };
         self.deepen(first_depth..=max_depth, &mut result, on_info);
         result.stopped = self.check.stopped();
-        let [helper_nodes, helper_vcf_nodes] = self.helper_nodes.as_ref();
-        result.nodes = self.nodes + helper_nodes.load(AtomicOrdering::Relaxed);
-        result.vcf_nodes = self.threat.nodes + helper_vcf_nodes.load(AtomicOrdering::Relaxed);
+        self.count_nodes(&mut result);
         result.seldepth = self.seldepth as u32;
         result.time = self.check.elapsed();
         debug_assert!(result.best_move.is_some_and(|m| self.board.legal_moves().contains(m)));
@@ -490,11 +488,18 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                 result.pv = line.pv.clone();
                 result.lines = vec![line];
             }
-            let [helper_nodes, helper_vcf_nodes] = self.helper_nodes.as_ref();
-            result.nodes = self.nodes + helper_nodes.load(AtomicOrdering::Relaxed);
-            result.vcf_nodes = self.threat.nodes + helper_vcf_nodes.load(AtomicOrdering::Relaxed);
+            // (The helpers' last counts come in as they end.)
+            self.count_nodes(&mut result);
             result
         })
+    }
+
+    /// Puts this thread's node counts, with those the helpers have added so far, into
+    /// `result`.
+    fn count_nodes(&self, result: &mut SearchResult) {
+        let [helper_nodes, helper_vcf_nodes] = self.helper_nodes.as_ref();
+        result.nodes = self.nodes + helper_nodes.load(AtomicOrdering::Relaxed);
+        result.vcf_nodes = self.threat.nodes + helper_vcf_nodes.load(AtomicOrdering::Relaxed);
     }
 
     /// A helper thread's search: iterative deepening over `depths` of the root as it is,
