@@ -1,19 +1,36 @@
 //! Time management: how long to think about one move.
 //!
-//! The budget is `min(turn time, time left / expected moves left)` minus a safety margin
-//! that covers the search's reaction time, the answer's trip through the pipe and the
-//! manager's own overhead. A turn time of 0 means "answer at once".
+//! A move gets a [`Budget`]: a **target**, the time to aim for, and a **limit**, the time
+//! the search may never pass.
+//!
+//! - With a turn time only, both are the turn time minus a safety margin that covers the
+//!   search's reaction time, the answer's trip through the pipe and the manager's own
+//!   overhead.
+//! - With a game clock, the target is the clock's share for one move, `time left / expected
+//!   moves left`, and the limit is [`MAX_STRETCH`] shares, both at most the turn time and
+//!   both less the margin. The search stops early on a forced move and goes on past the
+//!   target while its best move is unsettled (see `search`), so the time saved on easy moves
+//!   goes to hard ones.
+//!
+//! A turn time of 0 means "answer at once".
 
 use std::time::Duration;
 
 /// Fixed part of the safety margin, in milliseconds.
 pub const MARGIN_MS: u64 = 25;
-/// Proportional part of the safety margin, in percent of the raw budget.
+/// Proportional part of the safety margin, in percent of the raw time.
 pub const MARGIN_PERCENT: u64 = 4;
 /// Fewest moves the engine expects still to play (so the clock is never spent at once).
 pub const MIN_MOVES_LEFT: u64 = 10;
-/// Most moves the engine expects still to play.
-pub const MAX_MOVES_LEFT: u64 = 40;
+/// Most moves the engine expects still to play: a move's share of the game clock is at
+/// least 1 / `MAX_MOVES_LEFT` of what is left. Games between strong players are mostly
+/// decided within 20 to 40 moves a side, and the share is of the time left, so a long game
+/// still gets time (with 16: about half the clock is left after 15 moves, a quarter after
+/// 30, a tenth after 50, counting the moves that end before their target).
+pub const MAX_MOVES_LEFT: u64 = 16;
+/// With a game clock, the limit of one move in shares: how far past its target an unsettled
+/// search may go.
+pub const MAX_STRETCH: u64 = 3;
 
 /// The clock as the manager describes it (all times in milliseconds; `None` = no limit).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -24,56 +41,96 @@ pub struct TimeControl {
     pub left_ms: Option<u64>,
 }
 
+/// How long to think about one move (`Duration::MAX` = no limit).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// The time to aim for (at most `limit`).
+    pub target: Duration,
+    /// The time never to pass.
+    pub limit: Duration,
+}
+
 impl TimeControl {
-    /// The thinking budget for a move with `empty_cells` empty cells left on the board.
+    /// The budget for a move with `empty_cells` empty cells left on the board.
     ///
     /// ```
-    /// use mnk_engine::time::TimeControl;
+    /// use mnk_engine::time::{Budget, TimeControl};
     /// use std::time::Duration;
+    /// let ms = Duration::from_millis;
+    /// // A turn time only: target and limit are the turn time less 25 ms and 4 %.
     /// let tc = TimeControl { turn_ms: Some(1000), left_ms: None };
-    /// assert_eq!(tc.budget(200), Duration::from_millis(1000 - 25 - 40));
+    /// assert_eq!(tc.budget(200), Budget { target: ms(1000 - 25 - 40), limit: ms(935) });
+    /// // A game clock: 1/16 of it as the target, three times that as the limit.
+    /// let tc = TimeControl { turn_ms: Some(30_000), left_ms: Some(160_000) };
+    /// assert_eq!(tc.budget(200), Budget { target: ms(10_000 - 425), limit: ms(30_000 - 1225) });
     /// let at_once = TimeControl { turn_ms: Some(0), left_ms: Some(60_000) };
-    /// assert_eq!(at_once.budget(200), Duration::ZERO);
+    /// assert_eq!(at_once.budget(200).limit, Duration::ZERO);
     /// ```
-    pub fn budget(&self, empty_cells: usize) -> Duration {
+    pub fn budget(&self, empty_cells: usize) -> Budget {
         // Each side plays about half of the remaining cells.
         let moves_left = (empty_cells as u64 / 2).clamp(MIN_MOVES_LEFT, MAX_MOVES_LEFT);
-        let per_move_share = self.left_ms.map(|left| left / moves_left);
-        let raw = match (self.turn_ms, per_move_share) {
-            (Some(turn), Some(share)) => turn.min(share),
-            (Some(turn), None) => turn,
-            (None, Some(share)) => share,
-            (None, None) => return Duration::MAX,
+        let turn = self.turn_ms.unwrap_or(u64::MAX);
+        let (target, limit) = match self.left_ms {
+            Some(left) => {
+                let share = left / moves_left;
+                (turn.min(share), turn.min(share.saturating_mul(MAX_STRETCH)))
+            }
+            None if self.turn_ms.is_some() => (turn, turn),
+            None => return Budget { target: Duration::MAX, limit: Duration::MAX },
         };
-        let margin = MARGIN_MS + raw * MARGIN_PERCENT / 100;
-        Duration::from_millis(raw.saturating_sub(margin))
+        Budget { target: less_margin(target), limit: less_margin(limit) }
     }
+}
+
+/// `raw` milliseconds less the safety margin.
+fn less_margin(raw: u64) -> Duration {
+    let margin = MARGIN_MS + raw / 100 * MARGIN_PERCENT + raw % 100 * MARGIN_PERCENT / 100;
+    Duration::from_millis(raw.saturating_sub(margin))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
     #[test]
-    fn the_game_clock_limits_the_turn_time() {
-        let tc = TimeControl { turn_ms: Some(5_000), left_ms: Some(20_000) };
-        // 200 empty cells: 40 moves expected (capped), 500 ms each, minus 25 + 20.
-        assert_eq!(tc.budget(200), Duration::from_millis(455));
+    fn the_game_clock_sets_the_target_and_three_shares_the_limit() {
+        let tc = TimeControl { turn_ms: Some(5_000), left_ms: Some(32_000) };
+        // 200 empty cells: 16 moves expected (capped), 2,000 ms each, less 25 + 80.
+        assert_eq!(tc.budget(200), Budget { target: ms(1_895), limit: ms(5_000 - 25 - 200) });
         // Few cells left: at least 10 moves are assumed.
-        assert_eq!(tc.budget(4), Duration::from_millis(2_000 - 25 - 80));
+        let tc = TimeControl { turn_ms: None, left_ms: Some(20_000) };
+        assert_eq!(tc.budget(4).target, ms(2_000 - 25 - 80));
+        assert_eq!(tc.budget(4).limit, ms(6_000 - 25 - 240));
+    }
+
+    #[test]
+    fn the_turn_time_caps_target_and_limit() {
+        let tc = TimeControl { turn_ms: Some(1_000), left_ms: Some(1_000_000) };
+        assert_eq!(tc.budget(200), Budget { target: ms(935), limit: ms(935) });
     }
 
     #[test]
     fn tiny_budgets_never_go_negative() {
         let tc = TimeControl { turn_ms: Some(10), left_ms: None };
-        assert_eq!(tc.budget(100), Duration::ZERO);
+        assert_eq!(tc.budget(100), Budget { target: Duration::ZERO, limit: Duration::ZERO });
         let tc = TimeControl { turn_ms: None, left_ms: Some(50) };
-        assert_eq!(tc.budget(100), Duration::ZERO);
+        assert_eq!(tc.budget(100), Budget { target: Duration::ZERO, limit: Duration::ZERO });
     }
 
     #[test]
     fn no_limits_means_no_budget_limit() {
         let tc = TimeControl { turn_ms: None, left_ms: None };
-        assert_eq!(tc.budget(100), Duration::MAX);
+        assert_eq!(tc.budget(100), Budget { target: Duration::MAX, limit: Duration::MAX });
+    }
+
+    #[test]
+    fn the_margin_is_exact_for_huge_clocks() {
+        // No overflow: 4 % of three shares of u64::MAX is computed by hundreds.
+        let tc = TimeControl { turn_ms: None, left_ms: Some(u64::MAX) };
+        assert!(tc.budget(200).limit > ms(u64::MAX / 8));
     }
 }

@@ -485,11 +485,15 @@ impl Session {
         };
         self.tt_context = context;
         let budget = self.settings.time_control().budget(game.empty_count());
+        // Both counted from when the request came in.
+        let from_request = |time: std::time::Duration| {
+            (time != std::time::Duration::MAX).then(|| time.saturating_sub(received.elapsed()))
+        };
         let limits = SearchLimits {
             depth: self.settings.max_depth,
             nodes: self.settings.max_nodes,
-            time: (budget != std::time::Duration::MAX)
-                .then(|| budget.saturating_sub(received.elapsed())),
+            time: from_request(budget.limit),
+            target: from_request(budget.target),
             stop: None,
         };
         Reaction::Think(Box::new(SearchJob {

@@ -51,7 +51,7 @@ use crate::tt::{Bound, PROVEN_DEPTH, TranspositionTable, TtEntry, score_from_tt,
 pub use limits::SearchLimits;
 pub use report::{PvLine, SearchInfo, SearchResult};
 
-use limits::StopCheck;
+use limits::{Stability, StopCheck};
 use ordering::{MovePicker, Ordering};
 use score::{INFINITY, MAX_PLY, Score, is_decisive, loss_in, win_in};
 use symmetry::SymmetricHash;
@@ -383,6 +383,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         let (first_depth, empties) = (*depths.start(), self.board.empty_cells().count());
         let small = B::GEOMETRY.lines_span_board();
         let mut previous: Vec<Score> = Vec::new();
+        let (forced, mut stability) = (self.root_is_forced(), Stability::default());
         for depth in depths {
             if depth > first_depth && !self.check.may_start_iteration() {
                 break;
@@ -421,6 +422,9 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             if !complete {
                 break;
             }
+            if let Some(best) = result.best_move {
+                self.check.set_stretch(stability.stretch_after(best, score, forced));
+            }
             // Every line counts: a search for several lines goes on while one is unsettled.
             let decisive = result.lines.iter().all(|line| is_decisive(line.score));
             result.proven = small && (depth >= empties || decisive || !self.heuristic);
@@ -448,6 +452,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             depth: Some(last),
             nodes: None,
             time: self.limits.time,
+            target: self.limits.target,
             stop: Some(Arc::clone(&stop)),
         };
         let tt = self.tt;
@@ -644,6 +649,17 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                 self.ordering.order(&self.board, candidates, 0, None).first().copied()
             })
             .expect("an undecided board has an empty cell")
+    }
+
+    /// Whether the root has a single move to search: the one block of a five the opponent
+    /// threatens (the search finds an own five first), or a single candidate.
+    fn root_is_forced(&self) -> bool {
+        let color = self.board.side_to_move();
+        if !self.board.winning_cells(color).is_empty() {
+            return false;
+        }
+        !self.board.winning_cells(color.opponent()).is_empty()
+            || self.candidates(B::EMPTY, true).count() == 1
     }
 
     /// The moves searched in a position without a five to block, but `excluded`: the
