@@ -704,27 +704,34 @@ mod tests {
                                 .sum();
                             assert_eq!(lines.potential(color, role), Some(direct), "{rule}");
                         }
-                        // The reach of the open-four points: up to five steps along each
-                        // direction whose pattern is an open four (or a one-line double four).
+                        // The reach of the open-four points (and of the fives): up to five
+                        // steps along each direction whose pattern is an open four or a
+                        // one-line double four (a five).
                         let g = Bits256::GEOMETRY;
-                        let open_fours = lines.threat_cells(color, ThreatKind::OpenFour).unwrap();
-                        let mut reach = Bits256::EMPTY;
-                        for cell in (open_fours & empty).iter() {
-                            let p = lines.cell_patterns(cell, color).unwrap();
-                            let (x, y) = g.xy(cell);
-                            for (d, dir) in crate::geometry::Direction::ALL.into_iter().enumerate()
-                            {
-                                if matches!(p[d], Pattern::F4 | Pattern::DoubleFour) {
-                                    let (dx, dy) = dir.delta();
-                                    reach |= (-5..=5)
-                                        .filter_map(|k| {
-                                            g.cell_i32(x as i32 + dx * k, y as i32 + dy * k)
-                                        })
-                                        .fold(Bits256::EMPTY, Bitboard::with);
+                        for (kind, shapes) in [
+                            (ThreatKind::OpenFour, &[Pattern::F4, Pattern::DoubleFour][..]),
+                            (ThreatKind::Five, &[Pattern::Five][..]),
+                        ] {
+                            let points = lines.threat_cells(color, kind).unwrap() & empty;
+                            let mut reach = Bits256::EMPTY;
+                            for cell in points.iter() {
+                                let p = lines.cell_patterns(cell, color).unwrap();
+                                let (x, y) = g.xy(cell);
+                                for (d, dir) in
+                                    crate::geometry::Direction::ALL.into_iter().enumerate()
+                                {
+                                    if shapes.contains(&p[d]) {
+                                        let (dx, dy) = dir.delta();
+                                        reach |= (-5..=5)
+                                            .filter_map(|k| {
+                                                g.cell_i32(x as i32 + dx * k, y as i32 + dy * k)
+                                            })
+                                            .fold(Bits256::EMPTY, Bitboard::with);
+                                    }
                                 }
                             }
+                            assert_eq!(lines.threat_reach(color, kind, points), Some(reach));
                         }
-                        assert_eq!(lines.open_four_reach(color, open_fours & empty), Some(reach));
                         for cell in empty.iter() {
                             let p = lines.cell_patterns(cell, color).unwrap();
                             assert_eq!(

@@ -40,6 +40,12 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// Whether a five blocked at both ends by the opponent does not win (caro): then a
+    /// stone can stop a five by capping its far end, and one stone can stop two.
+    pub const fn is_caro(self) -> bool {
+        matches!(self, Rule::Caro | Rule::CaroExact)
+    }
+
     /// Every rule.
     pub const ALL: [Rule; 5] =
         [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroExact];

@@ -51,10 +51,11 @@ pub trait LineState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'stati
     /// nothing (callers intersect with the empty cells).
     fn threat_cells(&self, color: Color, kind: ThreatKind) -> Option<B>;
     /// The cells within a key's reach (five steps, the cell included) of each of the empty
-    /// `cells`, along every direction in which a stone of `color` there would make an open
-    /// four or a one-line double four: the only cells where a stone can change those
-    /// patterns. `None` if this board keeps no patterns.
-    fn open_four_reach(&self, color: Color, cells: B) -> Option<B>;
+    /// `cells`, along every direction in which a stone of `color` there would make a
+    /// pattern of `kind` (for example an open four or a one-line double four): the only
+    /// cells where a stone can change those patterns. `None` if this board keeps no
+    /// patterns.
+    fn threat_reach(&self, color: Color, kind: ThreatKind, cells: B) -> Option<B>;
 
     /// Stops maintaining the state (for counting, such as perft, where no pattern is
     /// needed); queries then answer `None` and callers use their generic paths.
@@ -144,7 +145,7 @@ impl<B: Bitboard> LineState<B> for NoLines {
         None
     }
     #[inline(always)]
-    fn open_four_reach(&self, _: Color, _: B) -> Option<B> {
+    fn threat_reach(&self, _: Color, _: ThreatKind, _: B) -> Option<B> {
         None
     }
 }
@@ -686,13 +687,13 @@ impl LineState<Bits256> for LineKeys {
         self.active.then(|| self.kind_cells(color, kind))
     }
 
-    fn open_four_reach(&self, color: Color, cells: Bits256) -> Option<Bits256> {
-        let open_four = 1 << (color.index() * KINDS + ThreatKind::OpenFour as usize);
+    fn threat_reach(&self, color: Color, kind: ThreatKind, cells: Bits256) -> Option<Bits256> {
+        let flag = 1 << (color.index() * KINDS + kind as usize);
         self.active.then(|| {
             let mut reach = Bits256::EMPTY;
             for cell in cells.iter() {
                 for (d, &pair) in self.pairs[cell.index()].iter().enumerate() {
-                    if pair_kinds(pair) & open_four != 0 {
+                    if pair_kinds(pair) & flag != 0 {
                         reach |= LINE_REACH[key_slot(cell, d)];
                     }
                 }

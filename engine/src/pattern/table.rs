@@ -120,6 +120,11 @@ pub(crate) enum FiveRule {
 }
 
 impl FiveRule {
+    /// Whether a five blocked at both ends does not count (caro).
+    const fn is_caro(self) -> bool {
+        matches!(self, FiveRule::CaroAtLeast | FiveRule::CaroExactly)
+    }
+
     /// The five rule of `color` under `rule`.
     pub(crate) const fn of(rule: Rule, color: Color) -> FiveRule {
         match (rule, color) {
@@ -180,6 +185,22 @@ fn run_through_middle(line: &[u32; 2 * HALF + 1], rule: FiveRule) -> (RunKind, u
     (kind, lo, hi)
 }
 
+/// Whether one opponent stone on an empty cell of `line` (own = code 1) leaves no cell that
+/// completes a five through the middle (under caro, a stone that blocks one five can cap
+/// another's end).
+fn one_stone_stops_every_five(line: &[u32; 2 * HALF + 1], rule: FiveRule) -> bool {
+    let empty = |l: &[u32; 2 * HALF + 1], i: usize| i != HALF && l[i] == CODE_EMPTY;
+    (0..=2 * HALF).filter(|&r| empty(line, r)).any(|r| {
+        let mut blocked = *line;
+        blocked[r] = CODE_WHITE;
+        !(0..=2 * HALF).filter(|&i| empty(&blocked, i)).any(|i| {
+            let mut next = blocked;
+            next[i] = CODE_BLACK;
+            run_through_middle(&next, rule).0 == RunKind::Five
+        })
+    })
+}
+
 /// Classifies `key` (own = code 1) with memoisation in `memo` (255 = not yet known).
 fn classify(key: u32, rule: FiveRule, memo: &mut [u8]) -> Pattern {
     if memo[key as usize] != u8::MAX {
@@ -217,7 +238,11 @@ fn classify(key: u32, rule: FiveRule, memo: &mut [u8]) -> Pattern {
                 }
             }
             if completions > 0 {
-                if distinct_sets {
+                if completions >= 2 && rule.is_caro() && one_stone_stops_every_five(&line, rule) {
+                    // Caro: an opponent stone can block one five and cap the other's end
+                    // (`o.xxxx..`: o on the right end leaves `oxxxxxo`), so it is a four.
+                    Pattern::B4
+                } else if distinct_sets {
                     Pattern::DoubleFour
                 } else if completions >= 2 {
                     Pattern::F4
@@ -380,7 +405,7 @@ mod tests {
 
     /// The slow, direct classifier: on an explicit board line, count fives over every
     /// window and recurse without memo or key arithmetic.
-    fn slow_classify(line: &[char; 11], exact: bool) -> Pattern {
+    fn slow_classify(line: &[char; 11], exact: bool, caro: bool) -> Pattern {
         let own = |l: &[char; 11], i: usize| l[i] == 'x' || l[i] == 'X';
         let run = |l: &[char; 11]| {
             let (mut lo, mut hi) = (5, 5);
@@ -394,11 +419,18 @@ mod tests {
         };
         let is_five = |l: &[char; 11]| {
             let (lo, hi) = run(l);
-            if exact { hi - lo + 1 == 5 } else { hi - lo + 1 >= 5 }
+            let capped = caro && lo > 0 && hi < 10 && l[lo - 1] == 'o' && l[hi + 1] == 'o';
+            !capped && if exact { hi - lo + 1 == 5 } else { hi - lo + 1 >= 5 }
         };
         let (lo, hi) = run(line);
         if hi - lo + 1 >= 5 {
-            return if is_five(line) { Pattern::Five } else { Pattern::Overline };
+            return if is_five(line) {
+                Pattern::Five
+            } else if caro && (!exact || hi - lo + 1 == 5) {
+                Pattern::Dead
+            } else {
+                Pattern::Overline
+            };
         }
         let mut sets = Vec::new();
         let mut best = Pattern::Dead;
@@ -417,7 +449,7 @@ mod tests {
                 sets.sort();
                 best = Pattern::Five;
             } else if best != Pattern::Five {
-                best = best.max(slow_classify(&next, exact));
+                best = best.max(slow_classify(&next, exact, caro));
             }
         }
         let completions = (0..11)
@@ -429,7 +461,23 @@ mod tests {
                 }
             })
             .count();
+        // Caro: whether some opponent stone leaves no five to complete.
+        let stoppable = caro
+            && (0..11).any(|r| {
+                line[r] == '.' && {
+                    let mut blocked = *line;
+                    blocked[r] = 'o';
+                    (0..11).all(|i| {
+                        blocked[i] != '.' || {
+                            let mut next = blocked;
+                            next[i] = 'x';
+                            !is_five(&next)
+                        }
+                    })
+                }
+            });
         match best {
+            Pattern::Five if stoppable => Pattern::B4,
             Pattern::Five if sets.len() >= 2 => Pattern::DoubleFour,
             Pattern::Five if completions >= 2 => Pattern::F4,
             Pattern::Five => Pattern::B4,
@@ -463,7 +511,12 @@ mod tests {
 
     #[test]
     fn table_matches_the_slow_classifier_on_random_keys() {
-        for (rule, exact) in [(Rule::Freestyle, false), (Rule::Standard, true)] {
+        for (rule, exact, caro) in [
+            (Rule::Freestyle, false, false),
+            (Rule::Standard, true, false),
+            (Rule::Caro, false, true),
+            (Rule::CaroExact, true, true),
+        ] {
             let table = PatternTable::of(rule);
             let mut rng = crate::rng::SplitMix64::new(17);
             let mut checked = 0;
@@ -475,7 +528,7 @@ mod tests {
                 let line = picture_of(key);
                 assert_eq!(
                     table.get(key, Color::Black),
-                    slow_classify(&line, exact),
+                    slow_classify(&line, exact, caro),
                     "{rule} {line:?}"
                 );
                 checked += 1;
@@ -577,5 +630,20 @@ mod tests {
         assert_eq!(black(Rule::Caro, "oxxxxXo...."), Pattern::Dead);
         assert_eq!(black(Rule::Caro, "|xxxxXo...."), Pattern::Five, "the edge does not block");
         assert_eq!(black(Rule::CaroExact, "xxxxxXo...."), Pattern::Overline);
+    }
+
+    #[test]
+    fn a_caro_four_one_stone_stops_is_not_open() {
+        // o.xxxx..: o on the right end caps the left five (oxxxxxo), so it is a four.
+        assert_eq!(black(Rule::Caro, "..o.xXxx..."), Pattern::B4);
+        assert_eq!(black(Rule::Freestyle, "..o.xXxx..."), Pattern::F4);
+        // With room on both sides it is open in caro too.
+        assert_eq!(black(Rule::Caro, "....xXxx..."), Pattern::F4);
+        // A one-line double four whose two fives a stone in one gap caps.
+        assert_eq!(black(Rule::Caro, "ox.xxX.xo.."), Pattern::B4);
+        assert_eq!(black(Rule::Freestyle, "ox.xxX.xo.."), Pattern::DoubleFour);
+        // A three that can only become such a four is a closed three.
+        assert_eq!(black(Rule::Caro, ".o..xXx..o."), Pattern::B3);
+        assert_eq!(black(Rule::Freestyle, ".o..xXx..o."), Pattern::F3);
     }
 }

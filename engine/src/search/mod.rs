@@ -637,10 +637,16 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     /// A legal move to play if no iteration completes: a win now, else the block of the
     /// opponent's threat, else the first of the root's candidates (see
     /// [`Searcher::candidates`]) in the static ordering.
-    fn fallback_move(&self) -> Cell {
+    fn fallback_move(&mut self) -> Cell {
         let color = self.board.side_to_move();
         let own_wins = self.board.winning_cells(color);
-        let threats = self.board.winning_cells(color.opponent()) & self.board.legal_moves();
+        let mut threats = self.board.winning_cells(color.opponent()) & self.board.legal_moves();
+        if self.board.rule().is_caro() && !threats.is_empty() {
+            let blocks = threats::five_blocks(&mut self.board, color.opponent());
+            if !blocks.is_empty() {
+                threats = blocks;
+            }
+        }
         own_wins
             .lowest()
             .or_else(|| threats.lowest())
@@ -652,14 +658,18 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     }
 
     /// Whether the root has a single move to search: the one block of a five the opponent
-    /// threatens (the search finds an own five first), or a single candidate.
-    fn root_is_forced(&self) -> bool {
+    /// threatens (the search finds an own five first; two fives are lost anyway), or a
+    /// single candidate.
+    fn root_is_forced(&mut self) -> bool {
         let color = self.board.side_to_move();
         if !self.board.winning_cells(color).is_empty() {
             return false;
         }
-        !self.board.winning_cells(color.opponent()).is_empty()
-            || self.candidates(B::EMPTY, true).count() == 1
+        if self.board.winning_cells(color.opponent()).is_empty() {
+            return self.candidates(B::EMPTY, true).count() == 1;
+        }
+        !self.board.rule().is_caro()
+            || threats::five_blocks(&mut self.board, color.opponent()).count() <= 1
     }
 
     /// The moves searched in a position without a five to block, but `excluded`: the
@@ -900,14 +910,26 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         }
 
         // 3. Opponent threats: two cannot both be blocked, nor one on a forbidden point.
+        //    Under caro the moves are the stones that stop every five (capping an end
+        //    stops one, and one stone can stop two).
         let mut threats = self.board.winning_cells(color.opponent());
-        if threats.count() == 1 && self.board.renju_black_to_move() {
+        if self.board.rule().is_caro() && !threats.is_empty() {
+            let fives = threats;
+            threats = threats::five_blocks(&mut self.board, color.opponent());
+            if threats.is_empty() {
+                if let Some(five) = fives.without(excluded).lowest() {
+                    self.pv[ply][ply] = five;
+                    self.pv_len[ply] = ply + 1;
+                }
+                return loss_in(ply + 2);
+            }
+        } else if threats.count() == 1 && self.board.renju_black_to_move() {
             threats = threats.without(self.board.forbidden_among(threats));
             if threats.is_empty() {
                 return loss_in(ply + 2);
             }
         }
-        if threats.count() >= 2 {
+        if threats.count() >= 2 && !self.board.rule().is_caro() {
             if let Some(block) = threats.without(excluded).lowest() {
                 self.pv[ply][ply] = block;
                 self.pv_len[ply] = ply + 1;
@@ -1192,6 +1214,26 @@ mod tests {
         assert_eq!(lmr_reduction(3, LMR_MIN_INDEX, false), 1);
         assert_eq!(lmr_reduction(10, 20, false), 3);
         assert_eq!(lmr_reduction(10, 20, true), 2);
+    }
+
+    /// Black h6 i7 j8 k9 with white f4 two cells below: `o.xxxx..`, two fives to make. Under
+    /// freestyle white has lost; under caro its l10 stops both (g5 would then make
+    /// `oxxxxxo`), and the search plays it without a loss.
+    #[test]
+    fn under_caro_the_search_stops_two_fives_with_one_stone() {
+        let g = Bits256::GEOMETRY;
+        for (rule, lost) in [(Rule::Freestyle, true), (Rule::Caro, false)] {
+            let board =
+                Board::<Bits256>::from_notation(rule, "h6,f4,i7,a1,j8,a3,k9").expect("legal");
+            let mut tt = TranspositionTable::with_bytes(1 << 20);
+            let limits = SearchLimits { depth: Some(3), ..SearchLimits::default() };
+            let result = search(&board, &mut tt, limits, &mut |_| {});
+            let loss = score::mate_plies(result.score).is_some_and(|plies| plies < 0);
+            assert_eq!(loss, lost, "{rule}: score {}", result.score);
+            if !lost {
+                assert_eq!(result.best_move.map(|c| g.format_pos(c)).as_deref(), Some("l10"));
+            }
+        }
     }
 
     /// Black could make an open three (h8 h9 and h7 or h10), but two stones and a free move

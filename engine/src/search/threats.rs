@@ -75,8 +75,10 @@ pub fn threat_value(patterns: &[Pattern; 4]) -> i64 {
 /// opponent could make a four, on a line of an open-four point within reach of it — and
 /// every cell where the side to move makes a four of its own (a counter-threat the opponent
 /// must answer). A stone anywhere else changes no open-four point's pattern, so the
-/// opponent's open four follows. `None` when there is no such threat or the board keeps no
-/// patterns.
+/// opponent's open four follows. Under caro a stone can also spoil an open four by capping
+/// an end a few cells out, so every cell within reach of the open-four points counts (a
+/// superset of the defences: the search refutes the others). `None` when there is no such
+/// threat or the board keeps no patterns.
 pub fn defences_against_three<B: Bitboard>(board: &Board<B>, candidates: B) -> Option<B> {
     let me = board.side_to_move();
     let them = me.opponent();
@@ -85,9 +87,32 @@ pub fn defences_against_three<B: Bitboard>(board: &Board<B>, candidates: B) -> O
     if open_fours.is_empty() {
         return None;
     }
-    let blocks =
-        lines.threat_cells(them, ThreatKind::Four)? & lines.open_four_reach(them, open_fours)?;
+    let reach = lines.threat_reach(them, ThreatKind::OpenFour, open_fours)?;
+    let blocks = if board.rule().is_caro() {
+        reach
+    } else {
+        lines.threat_cells(them, ThreatKind::Four)? & reach
+    };
     Some((blocks | lines.threat_cells(me, ThreatKind::Four)?) & candidates)
+}
+
+/// The cells where a stone of the side to move stops every five `attacker` threatens.
+/// Under caro a stone can also stop a five by capping its far end, and one stone can stop
+/// two fives of a line (see [`crate::pattern::table`]), so every cell within a key's reach
+/// of the fives is tried. Under the other rules a five is blocked on its cell alone and two
+/// cannot both be (renju's forbidden points are the caller's concern).
+pub(crate) fn five_blocks<B: Bitboard>(board: &mut Board<B>, attacker: Color) -> B {
+    let fives = board.winning_cells(attacker);
+    if !board.rule().is_caro() || fives.is_empty() {
+        return if fives.count() == 1 { fives } else { B::EMPTY };
+    }
+    let reach = board.lines().threat_reach(attacker, ThreatKind::Five, fives).unwrap_or(fives);
+    (reach & board.empty_cells()).iter().fold(B::EMPTY, |blocks, cell| {
+        let stops = board.play_unchecked(cell) == Outcome::Ongoing
+            && board.winning_cells(attacker).is_empty();
+        board.undo_unchecked();
+        if stops { blocks.with(cell) } else { blocks }
+    })
 }
 
 /// Whether the side to move wins in five plies by two open threes at once: it has a cell
@@ -467,6 +492,14 @@ impl ThreatSearch {
                     });
                 }
             }
+            // Caro: every stone that stops the counter-fives (see `five_blocks`).
+            Some(_) if board.rule().is_caro() => {
+                let blocks = five_blocks(board, me.opponent());
+                if blocks.is_empty() {
+                    return None;
+                }
+                moves.extend(blocks.iter().map(|cell| pack(0, cell)));
+            }
             Some(block) if counter.count() == 1 => moves.push(pack(0, block)),
             Some(_) => return None,
         }
@@ -528,6 +561,11 @@ impl ThreatSearch {
             // A three: its blocks and the defender's own fours. No open-four point at all:
             // not a threat.
             0 => defences_against_three(board, board.empty_cells())?,
+            // Caro: the stones that stop every five, if any (see `five_blocks`).
+            _ if board.rule().is_caro() => match five_blocks(board, attacker) {
+                blocks if blocks.is_empty() => return Some(2),
+                blocks => blocks,
+            },
             1 => fives,
             _ => return Some(2),
         };
@@ -628,6 +666,48 @@ mod tests {
         );
         assert_eq!(board.history(), before.history(), "the board is restored");
         (plies, first)
+    }
+
+    /// Black h6 i7 j8 (a diagonal three), white f4 two cells below its end: black's k9 makes
+    /// `o.xxxx..` on the diagonal f4..m11, an open four under freestyle. Under caro white's
+    /// l10 blocks one five and caps the other (g5 would then make `oxxxxxo`).
+    const CAPPED_DIAGONAL: &str = "h6,f4,i7,a1,j8,a3";
+
+    #[test]
+    fn under_caro_one_stone_can_stop_two_fives_and_a_four_it_stops_wins_nothing() {
+        let g = Bits256::GEOMETRY;
+        for (rule, vcf, blocks) in
+            [(Rule::Freestyle, Some(3), &[][..]), (Rule::Caro, None, &["l10"][..])]
+        {
+            let mut board = Board::<Bits256>::from_notation(rule, CAPPED_DIAGONAL).expect("legal");
+            let mut first = None;
+            let win = ThreatSearch::new(None).solve(
+                &mut board,
+                Threats::Fours,
+                10,
+                (100_000, None),
+                &mut first,
+            );
+            assert_eq!(win, vcf, "{rule}");
+            board.play(g.parse_pos("k9"));
+            assert_eq!(board.winning_cells(Color::Black).count(), 2, "{rule}");
+            let stops = five_blocks(&mut board, Color::Black);
+            let names: Vec<String> = stops.iter().map(|c| g.format_pos(c)).collect();
+            assert_eq!(names, blocks, "{rule}");
+        }
+    }
+
+    #[test]
+    fn under_caro_a_stone_that_caps_a_five_stops_it() {
+        // Black h6 i7 j8 k9, white g5 below them: black's only five is l10, and white may
+        // block it or cap its far end, m11 (then l10 makes `oxxxxxo`).
+        let g = Bits256::GEOMETRY;
+        let mut board =
+            Board::<Bits256>::from_notation(Rule::Caro, "h6,g5,i7,a1,j8,a3,k9").expect("legal");
+        assert_eq!(board.winning_cells(Color::Black).count(), 1);
+        let stops = five_blocks(&mut board, Color::Black);
+        let names: Vec<String> = stops.iter().map(|c| g.format_pos(c)).collect();
+        assert_eq!(names, ["l10", "m11"]);
     }
 
     #[test]
