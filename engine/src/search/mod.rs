@@ -7,7 +7,7 @@
 //!        └─ pvs(depth, ply, alpha, beta), numbered steps:
 //!             1. mate-distance pruning
 //!             2. immediate win (a cell completing a line)           → win now
-//!             3. opponent threats: two or more                       → lost
+//!             3. opponent fives: none can be stopped (two, or caro) → lost
 //!             4. small boards: live-line / pairing-strategy bounds   → draw bounds
 //!             5. transposition table: cutoff, or a move to try first
 //!             6. depth exhausted, no five threatened                 → VCF, else evaluation
@@ -640,13 +640,12 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     fn fallback_move(&mut self) -> Cell {
         let color = self.board.side_to_move();
         let own_wins = self.board.winning_cells(color);
-        let mut threats = self.board.winning_cells(color.opponent()) & self.board.legal_moves();
-        if self.board.rule().is_caro() && !threats.is_empty() {
-            let blocks = threats::five_blocks(&mut self.board, color.opponent());
-            if !blocks.is_empty() {
-                threats = blocks;
-            }
-        }
+        // The stones that stop the opponent's fives, or its fives if none does.
+        let fives = self.board.winning_cells(color.opponent());
+        let threats = match threats::five_blocks(&mut self.board, color.opponent(), fives) {
+            blocks if blocks.is_empty() => fives,
+            blocks => blocks,
+        } & self.board.legal_moves();
         own_wins
             .lowest()
             .or_else(|| threats.lowest())
@@ -665,11 +664,11 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         if !self.board.winning_cells(color).is_empty() {
             return false;
         }
-        if self.board.winning_cells(color.opponent()).is_empty() {
+        let fives = self.board.winning_cells(color.opponent());
+        if fives.is_empty() {
             return self.candidates(B::EMPTY, true).count() == 1;
         }
-        !self.board.rule().is_caro()
-            || threats::five_blocks(&mut self.board, color.opponent()).count() <= 1
+        threats::five_blocks(&mut self.board, color.opponent(), fives).count() <= 1
     }
 
     /// The moves searched in a position without a five to block, but `excluded`: the
@@ -909,13 +908,13 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             return win_in(ply + 1);
         }
 
-        // 3. Opponent threats: two cannot both be blocked, nor one on a forbidden point.
-        //    Under caro the moves are the stones that stop every five (capping an end
-        //    stops one, and one stone can stop two).
+        // 3. Opponent threats: the moves are the stones that stop every five (see
+        //    `threats::five_blocks`): none for two (but under caro, where capping an end
+        //    stops a five and one stone can stop two), and none on a forbidden point.
         let mut threats = self.board.winning_cells(color.opponent());
-        if self.board.rule().is_caro() && !threats.is_empty() {
+        if !threats.is_empty() {
             let fives = threats;
-            threats = threats::five_blocks(&mut self.board, color.opponent());
+            threats = threats::five_blocks(&mut self.board, color.opponent(), fives);
             if threats.is_empty() {
                 if let Some(five) = fives.without(excluded).lowest() {
                     self.pv[ply][ply] = five;
@@ -923,18 +922,12 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                 }
                 return loss_in(ply + 2);
             }
-        } else if threats.count() == 1 && self.board.renju_black_to_move() {
-            threats = threats.without(self.board.forbidden_among(threats));
-            if threats.is_empty() {
-                return loss_in(ply + 2);
+            if self.board.renju_black_to_move() {
+                threats = threats.without(self.board.forbidden_among(threats));
+                if threats.is_empty() {
+                    return loss_in(ply + 2);
+                }
             }
-        }
-        if threats.count() >= 2 && !self.board.rule().is_caro() {
-            if let Some(block) = threats.without(excluded).lowest() {
-                self.pv[ply][ply] = block;
-                self.pv_len[ply] = ply + 1;
-            }
-            return loss_in(ply + 2);
         }
 
         // 4. Small boards: proven draw bounds.

@@ -96,13 +96,13 @@ pub fn defences_against_three<B: Bitboard>(board: &Board<B>, candidates: B) -> O
     Some((blocks | lines.threat_cells(me, ThreatKind::Four)?) & candidates)
 }
 
-/// The cells where a stone of the side to move stops every five `attacker` threatens.
-/// Under caro a stone can also stop a five by capping its far end, and one stone can stop
+/// The cells where a stone of the side to move stops every five `attacker` threatens, on
+/// `fives` (its winning cells, which the callers have at hand). Under caro a stone can also stop a five by capping its far end, and one stone can stop
 /// two fives of a line (see [`crate::pattern::table`]), so every cell within a key's reach
 /// of the fives is tried. Under the other rules a five is blocked on its cell alone and two
 /// cannot both be (renju's forbidden points are the caller's concern).
-pub(crate) fn five_blocks<B: Bitboard>(board: &mut Board<B>, attacker: Color) -> B {
-    let fives = board.winning_cells(attacker);
+pub(crate) fn five_blocks<B: Bitboard>(board: &mut Board<B>, attacker: Color, fives: B) -> B {
+    debug_assert_eq!(fives, board.winning_cells(attacker));
     if !board.rule().is_caro() || fives.is_empty() {
         return if fives.count() == 1 { fives } else { B::EMPTY };
     }
@@ -492,16 +492,15 @@ impl ThreatSearch {
                     });
                 }
             }
-            // Caro: every stone that stops the counter-fives (see `five_blocks`).
-            Some(_) if board.rule().is_caro() => {
-                let blocks = five_blocks(board, me.opponent());
+            // Every stone that stops the counter-fives (see `five_blocks`): none if there
+            // are two (but under caro).
+            Some(_) => {
+                let blocks = five_blocks(board, me.opponent(), counter);
                 if blocks.is_empty() {
                     return None;
                 }
                 moves.extend(blocks.iter().map(|cell| pack(0, cell)));
             }
-            Some(block) if counter.count() == 1 => moves.push(pack(0, block)),
-            Some(_) => return None,
         }
         for (value, cell) in moves.iter().map(|&packed| (unpack_key(packed), unpack_cell(packed))) {
             if self.exhausted() {
@@ -561,13 +560,11 @@ impl ThreatSearch {
             // A three: its blocks and the defender's own fours. No open-four point at all:
             // not a threat.
             0 => defences_against_three(board, board.empty_cells())?,
-            // Caro: the stones that stop every five, if any (see `five_blocks`).
-            _ if board.rule().is_caro() => match five_blocks(board, attacker) {
+            // Fives: the stones that stop them all (see `five_blocks`), if any.
+            _ => match five_blocks(board, attacker, fives) {
                 blocks if blocks.is_empty() => return Some(2),
                 blocks => blocks,
             },
-            1 => fives,
-            _ => return Some(2),
         };
         let defences = if board.renju_black_to_move() {
             defences.without(board.forbidden_among(defences))
@@ -653,19 +650,25 @@ mod tests {
     /// delays the win but does not refute it: black blocks and the threes still stand.
     const DOUBLE_THREE_AGAINST_A_CLOSED_THREE: &str = "g8,b13,h8,c13,i6,d13,i7,o1,a13,o15";
 
-    fn vct(moves: &str) -> (Option<usize>, Option<Cell>) {
-        let mut board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
+    /// The solver with `threats` (ten deep, 100,000 nodes) on `moves` under `rule`: the
+    /// plies to its win and the first move.
+    fn solve_position(rule: Rule, moves: &str, threats: Threats) -> (Option<usize>, Option<Cell>) {
+        let mut board = Board::<Bits256>::from_notation(rule, moves).expect("legal");
         let before = board.clone();
         let mut first = None;
-        let plies = ThreatSearch::new(None).solve(
-            &mut board,
-            Threats::FoursAndThrees,
-            10,
-            (100_000, None),
-            &mut first,
-        );
+        let plies =
+            ThreatSearch::new(None).solve(&mut board, threats, 10, (100_000, None), &mut first);
         assert_eq!(board.history(), before.history(), "the board is restored");
         (plies, first)
+    }
+
+    fn vct(moves: &str) -> (Option<usize>, Option<Cell>) {
+        solve_position(Rule::Freestyle, moves, Threats::FoursAndThrees)
+    }
+
+    /// `cells` in pos notation, in cell order.
+    fn names(cells: Bits256) -> Vec<String> {
+        cells.iter().map(|c| Bits256::GEOMETRY.format_pos(c)).collect()
     }
 
     /// Black h6 i7 j8 (a diagonal three), white f4 two cells below its end: black's k9 makes
@@ -675,25 +678,15 @@ mod tests {
 
     #[test]
     fn under_caro_one_stone_can_stop_two_fives_and_a_four_it_stops_wins_nothing() {
-        let g = Bits256::GEOMETRY;
         for (rule, vcf, blocks) in
             [(Rule::Freestyle, Some(3), &[][..]), (Rule::Caro, None, &["l10"][..])]
         {
+            assert_eq!(solve_position(rule, CAPPED_DIAGONAL, Threats::Fours).0, vcf, "{rule}");
             let mut board = Board::<Bits256>::from_notation(rule, CAPPED_DIAGONAL).expect("legal");
-            let mut first = None;
-            let win = ThreatSearch::new(None).solve(
-                &mut board,
-                Threats::Fours,
-                10,
-                (100_000, None),
-                &mut first,
-            );
-            assert_eq!(win, vcf, "{rule}");
-            board.play(g.parse_pos("k9"));
+            board.play(Bits256::GEOMETRY.parse_pos("k9"));
             assert_eq!(board.winning_cells(Color::Black).count(), 2, "{rule}");
-            let stops = five_blocks(&mut board, Color::Black);
-            let names: Vec<String> = stops.iter().map(|c| g.format_pos(c)).collect();
-            assert_eq!(names, blocks, "{rule}");
+            let fives = board.winning_cells(Color::Black);
+            assert_eq!(names(five_blocks(&mut board, Color::Black, fives)), blocks, "{rule}");
         }
     }
 
@@ -701,13 +694,11 @@ mod tests {
     fn under_caro_a_stone_that_caps_a_five_stops_it() {
         // Black h6 i7 j8 k9, white g5 below them: black's only five is l10, and white may
         // block it or cap its far end, m11 (then l10 makes `oxxxxxo`).
-        let g = Bits256::GEOMETRY;
         let mut board =
             Board::<Bits256>::from_notation(Rule::Caro, "h6,g5,i7,a1,j8,a3,k9").expect("legal");
-        assert_eq!(board.winning_cells(Color::Black).count(), 1);
-        let stops = five_blocks(&mut board, Color::Black);
-        let names: Vec<String> = stops.iter().map(|c| g.format_pos(c)).collect();
-        assert_eq!(names, ["l10", "m11"]);
+        let fives = board.winning_cells(Color::Black);
+        assert_eq!(fives.count(), 1);
+        assert_eq!(names(five_blocks(&mut board, Color::Black, fives)), ["l10", "m11"]);
     }
 
     #[test]
