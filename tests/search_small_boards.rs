@@ -102,9 +102,9 @@ fn tic_tac_toe_multi_pv_lines_are_distinct_moves_with_exact_scores() {
         assert!(!lines.is_empty() && lines.len() <= legal, "{} lines after {moves:?}", lines.len());
         assert_eq!(
             (lines[0].score, lines[0].pv.first()),
-            (result.score, result.best_move.as_ref())
+            (result.score(), result.best_move.as_ref())
         );
-        assert_eq!(result.score, naive.exact_score(), "best score after {moves:?}");
+        assert_eq!(result.score(), naive.exact_score(), "best score after {moves:?}");
         let mut seen = Vec::new();
         for (index, line) in lines.iter().enumerate() {
             let root = *line.pv.first().expect("every line starts with a move");
@@ -292,7 +292,10 @@ fn search_with_a_node_limit_is_deterministic() {
         search(&board, &mut tt, limits, &mut |_| {})
     };
     let (a, b) = (run(), run());
-    assert_eq!((a.nodes, a.best_move, a.score, a.depth), (b.nodes, b.best_move, b.score, b.depth));
+    assert_eq!(
+        (a.nodes, a.best_move, a.score(), a.depth),
+        (b.nodes, b.best_move, b.score(), b.depth)
+    );
     assert!(a.nodes <= 3_000);
 }
 

@@ -106,13 +106,17 @@ fn run_all(budget: u64) -> (Vec<String>, usize) {
         let played = g.format_pos(result.best_move.expect("a move"));
         if case.kind == "win" {
             wins += 1;
-            let forced = mate_plies(result.score).is_some_and(|plies| plies > 0);
+            let forced = mate_plies(result.score()).is_some_and(|plies| plies > 0);
             proven_wins += usize::from(forced && case.good.contains(&played));
         }
         if !case.good.contains(&played) {
             failures.push(format!(
                 "{} {} moves={} played {played} (score {}), expected one of {:?}",
-                case.rule, case.kind, case.moves, result.score, case.good
+                case.rule,
+                case.kind,
+                case.moves,
+                result.score(),
+                case.good
             ));
         }
     }

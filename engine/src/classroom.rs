@@ -388,17 +388,16 @@ pub fn search<B: Bitboard>(
     let started = Instant::now();
     let mut player = Classroom::new(board, stop);
     let best = if board.outcome().is_decided() { None } else { player.root(depth.max(1)) };
-    let score = best.map_or(0, |(_, s)| to_score(s));
-    let pv: Vec<Cell> = best.map(|(c, _)| c).into_iter().collect();
     SearchResult {
         best_move: best.map(|(c, _)| c),
-        score,
         depth,
         seldepth: depth,
         nodes: player.nodes,
         time: started.elapsed(),
-        lines: if pv.is_empty() { vec![] } else { vec![PvLine { depth, score, pv: pv.clone() }] },
-        pv,
+        lines: best
+            .map(|(cell, score)| PvLine { depth, score: to_score(score), pv: vec![cell] })
+            .into_iter()
+            .collect(),
         proven: false,
         stopped: player.stopped,
         vcf_nodes: 0,
@@ -444,7 +443,7 @@ mod tests {
     fn played(rule: Rule, moves: &str, depth: u32) -> (String, Score) {
         let result = search(&board(rule, moves), depth, None);
         let cell = result.best_move.expect("a move");
-        (Bits256::GEOMETRY.format_pos(cell), result.score)
+        (Bits256::GEOMETRY.format_pos(cell), result.score())
     }
 
     #[test]

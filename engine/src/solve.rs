@@ -165,9 +165,9 @@ pub fn solve_with<B: Bitboard>(
     let search = Searcher::new(board.clone(), tt, limits).with_pairing(pairing).run(&mut |_| {});
     debug_assert!(search.proven, "a full-depth small-board search is exact");
     Solution {
-        value: GameValue::from_score(search.score),
+        value: GameValue::from_score(search.score()),
         best: search.best_move,
-        score: search.score,
+        score: search.score(),
         search,
     }
 }

@@ -532,7 +532,7 @@ impl Session {
             "search done in {} ms: {:?} score {}",
             outcome.started.elapsed().as_millis(),
             best,
-            outcome.result.score
+            outcome.result.score()
         );
         match outcome.purpose {
             Purpose::Move | Purpose::NBest(_) => {
@@ -549,7 +549,7 @@ impl Session {
             Purpose::Swap2(_) => {
                 // The side to move is white in both swap2 positions (3 or 5 stones). Keep
                 // white when its score is not worse than SWAP2_MARGIN, otherwise swap.
-                if outcome.result.score >= -SWAP2_MARGIN {
+                if outcome.result.score() >= -SWAP2_MARGIN {
                     let played = play_or_fallback(game, best);
                     lines.push(Response::Move(played));
                 } else {

@@ -297,12 +297,10 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         let small = B::GEOMETRY.lines_span_board();
         let mut result = SearchResult {
             best_move: None,
-            score: 0,
             depth: 0,
             seldepth: 0,
             nodes: 0,
             time: Default::default(),
-            pv: Vec::new(),
             lines: Vec::new(),
             proven: self.board.outcome().is_decided(),
             stopped: false,
@@ -333,15 +331,13 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             if let Some(plies) = win {
                 let best = first.expect("a threat sequence starts with a move");
                 let line = PvLine { depth: 1, score: win_in(plies), pv: vec![best] };
+                on_info(&self.info(1, line.score, &line.pv, (self.lines > 1).then_some(1)));
                 result.best_move = Some(best);
-                result.score = line.score;
                 result.depth = 1;
-                result.pv = line.pv.clone();
                 result.lines = vec![line.clone()];
                 result.vcf_nodes = self.threat.nodes;
                 result.time = self.check.elapsed();
                 result.root_threat_time = result.time;
-                on_info(&self.info(1, result.score, &result.pv, (self.lines > 1).then_some(1)));
                 if self.lines == 1 {
                     return result;
                 }
@@ -395,12 +391,10 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                 // searched to the full depth, deeper than the last iteration's best. It is
                 // reported like a completed line, since it is the move played.
                 if let Some(line) = self.unfinished_line(depth)
-                    && line.pv.first() != result.pv.first()
+                    && line.pv.first() != result.pv().first()
                 {
                     on_info(&self.info(depth, line.score, &line.pv, None));
                     result.best_move = line.pv.first().copied();
-                    result.score = line.score;
-                    result.pv = line.pv.clone();
                     result.lines = vec![line];
                 }
                 break;
@@ -413,11 +407,9 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                 }
             }
             previous = lines.iter().map(|line| line.score).collect();
-            let (score, pv) = (lines[0].score, lines[0].pv.clone());
-            result.best_move = pv.first().copied().or(result.best_move);
-            result.score = score;
+            let score = lines[0].score;
+            result.best_move = lines[0].pv.first().copied().or(result.best_move);
             result.depth = depth;
-            result.pv = pv;
             result.lines = lines;
             if !complete {
                 break;
@@ -483,14 +475,12 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             // a proof: a win found by the root threat search ends it at depth 1).
             if let Some(line) = deepest
                 && line.depth > result.depth
-                && !is_decisive(result.score)
+                && !is_decisive(result.score())
                 && self.root_moves.is_none_or(|safe| safe.contains(line.pv[0]))
             {
                 on_info(&self.info(line.depth, line.score, &line.pv, None));
                 result.best_move = Some(line.pv[0]);
-                result.score = line.score;
                 result.depth = line.depth;
-                result.pv = line.pv.clone();
                 result.lines = vec![line];
             }
             // (The helpers' last counts come in as they end.)
@@ -1221,8 +1211,8 @@ mod tests {
             let mut tt = TranspositionTable::with_bytes(1 << 20);
             let limits = SearchLimits { depth: Some(3), ..SearchLimits::default() };
             let result = search(&board, &mut tt, limits, &mut |_| {});
-            let loss = score::mate_plies(result.score).is_some_and(|plies| plies < 0);
-            assert_eq!(loss, lost, "{rule}: score {}", result.score);
+            let loss = score::mate_plies(result.score()).is_some_and(|plies| plies < 0);
+            assert_eq!(loss, lost, "{rule}: score {}", result.score());
             if !lost {
                 assert_eq!(result.best_move.map(|c| g.format_pos(c)).as_deref(), Some("l10"));
             }
@@ -1298,7 +1288,10 @@ mod tests {
         };
         let nodes = SearchLimits { nodes: Some(30_000), ..SearchLimits::default() };
         let (one, two) = (run(nodes.clone(), 1), run(nodes, 2));
-        assert_eq!((one.best_move, one.score, one.nodes), (two.best_move, two.score, two.nodes));
+        assert_eq!(
+            (one.best_move, one.score(), one.nodes),
+            (two.best_move, two.score(), two.nodes)
+        );
         let depth = SearchLimits { depth: Some(7), ..SearchLimits::default() };
         let alone = run(depth.clone(), 1);
         let helped = run(depth, 4);
@@ -1330,7 +1323,7 @@ mod tests {
             assert_eq!(stopped.best_move, line.pv.first().copied());
             if line.depth == d + 1 {
                 assert_eq!(stopped.best_move, deep.best_move, "depth {d}");
-                assert_eq!(line.score, deep.score, "depth {d}");
+                assert_eq!(line.score, deep.score(), "depth {d}");
                 adopted += 1;
             } else {
                 assert_eq!(stopped.best_move, shallow.best_move, "depth {d}");

@@ -42,11 +42,9 @@ pub struct PvLine {
 /// The outcome of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchResult {
-    /// The move to play; `None` only on a decided board. Always legal.
+    /// The move to play; `None` only on a decided board. Always legal. It starts `lines[0]`
+    /// when there is a line (see [`SearchResult::score`] and [`SearchResult::pv`]).
     pub best_move: Option<Cell>,
-    /// Score of `best_move`: that of the last completed iteration (0 if none completed), or
-    /// of the unfinished one when a root move there beat the last best (see `lines`).
-    pub score: Score,
     /// Depth of the last completed iteration (0 if none completed).
     pub depth: u32,
     /// Deepest ply reached.
@@ -55,12 +53,10 @@ pub struct SearchResult {
     pub nodes: u64,
     /// Time taken.
     pub time: Duration,
-    /// Principal variation of `best_move`, from the same iteration as `score`.
-    pub pv: Vec<Cell>,
     /// The best lines, each with a different root move (see
     /// [`crate::search::Searcher::with_lines`]): those of the last iteration, best score
     /// first, then, if a limit cut that iteration short, the rest of the iteration before.
-    /// `lines[0]` holds `score` and `pv`. A 15×15 win a threat sequence proved before the main
+    /// `lines[0]` is the line of `best_move`. A 15×15 win a threat sequence proved before the main
     /// search is one of the lines, with depth 1. Fewer than asked for when fewer moves are
     /// searched; empty when no iteration completed a line. A single-line search stopped in its
     /// first line keeps a root move that beat the last iteration's best there, searched to the
@@ -75,6 +71,20 @@ pub struct SearchResult {
     /// Time of the threat searches before the main search (15×15: root VCF, VCT and the
     /// defence filter); the rest of `time` is the main search's.
     pub root_threat_time: Duration,
+}
+
+impl SearchResult {
+    /// Score of `best_move`: `lines[0]`'s — that of the last completed iteration, or of the
+    /// unfinished one when a root move there beat the last best — or 0 if no line completed.
+    pub fn score(&self) -> Score {
+        self.lines.first().map_or(0, |line| line.score)
+    }
+
+    /// Principal variation of `best_move`, from the same iteration as [`SearchResult::score`]
+    /// (`lines[0]`'s; empty if no line completed).
+    pub fn pv(&self) -> &[Cell] {
+        self.lines.first().map_or(&[], |line| &line.pv)
+    }
 }
 
 /// Nodes per second for `nodes` in `time` (0 for a zero duration).

@@ -141,7 +141,7 @@ fn engine_move(game: &Game, tt: &mut TranspositionTable, time: Duration) -> (Poi
         let summary = format!(
             "depth {}, score {}, {} nodes, {} ms",
             result.depth,
-            format_score(result.score),
+            format_score(result.score()),
             result.nodes + result.vcf_nodes,
             result.time.as_millis()
         );

@@ -321,7 +321,7 @@ pub fn opening_score(
     }
     let mut tt = TranspositionTable::with_bytes(OPENING_SCORE_TABLE_BYTES);
     let limits = SearchLimits { nodes: Some(nodes), ..SearchLimits::default() };
-    Ok(crate::with_game!(&game, b => search::search(b, &mut tt, limits, &mut |_| {}).score))
+    Ok(crate::with_game!(&game, b => search::search(b, &mut tt, limits, &mut |_| {}).score()))
 }
 
 /// The game in SGF (`GM[4]`), moves as `B[hh]` with letters for x then y.
