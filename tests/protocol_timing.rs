@@ -27,8 +27,16 @@ fn opponent_move(rng: &mut SplitMix64, occupied: &[(usize, usize)]) -> (usize, u
 
 /// Plays `moves` engine moves under protocol rule `rule`, restarting games as needed;
 /// returns the worst time from command to answer. `clock_ms`: a game clock the manager
-/// counts down (time_left). The first move is asked for at once after `START` and `INFO`.
-fn worst_answer_time(rule: u32, turn_ms: u64, moves: usize, clock_ms: Option<u64>) -> Duration {
+/// counts down, sending it as `time_left` before every move if `send_left` (else the engine
+/// has only `timeout_match` to go by). The first move is asked for at once after `START` and
+/// `INFO`.
+fn worst_answer_time(
+    rule: u32,
+    turn_ms: u64,
+    moves: usize,
+    clock_ms: Option<u64>,
+    send_left: bool,
+) -> Duration {
     let mut rng = SplitMix64::new(turn_ms);
     let mut e = Engine::start();
     assert_eq!(e.ask("START 15"), "OK");
@@ -47,7 +55,9 @@ fn worst_answer_time(rule: u32, turn_ms: u64, moves: usize, clock_ms: Option<u64
             occupied.clear();
             left = clock_ms;
         }
-        if let Some(ms) = left {
+        if let Some(ms) = left
+            && send_left
+        {
             e.send(&format!("INFO time_left {ms}"));
         }
         let mv = opponent_move(&mut rng, &occupied);
@@ -81,19 +91,24 @@ static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 #[test]
 fn no_move_is_late_under_a_fake_manager() {
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let worst = worst_answer_time(0, 100, 200, None);
+    let worst = worst_answer_time(0, 100, 200, None, true);
     println!("timeout_turn 100: worst {worst:?}");
     assert!(worst < Duration::from_millis(100), "worst answer {worst:?}");
 
     // A small game clock: the engine must spread it over the game. A move may take up to
     // three shares of 1/16 of the clock left (562 ms of 3,000), when its best move is
     // unsettled.
-    let worst = worst_answer_time(0, 10_000, 60, Some(3_000));
+    let worst = worst_answer_time(0, 10_000, 60, Some(3_000), true);
     println!("time_left 3000: worst {worst:?}");
+    assert!(worst < Duration::from_millis(600), "worst answer {worst:?}");
+    // The same clock never sent as time_left: the engine counts its own time down from
+    // timeout_match (it used to take the whole turn time, 10 s, and lose on the clock).
+    let worst = worst_answer_time(0, 10_000, 60, Some(3_000), false);
+    println!("timeout_match 3000 alone: worst {worst:?}");
     assert!(worst < Duration::from_millis(600), "worst answer {worst:?}");
 
     // timeout_turn 0: answer at once.
-    let worst = worst_answer_time(0, 0, 20, None);
+    let worst = worst_answer_time(0, 0, 20, None, true);
     println!("timeout_turn 0: worst {worst:?}");
     assert!(worst < Duration::from_millis(50), "worst answer {worst:?}");
 }
@@ -106,7 +121,7 @@ fn the_first_move_under_each_rule_is_on_time() {
     // caro.
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     for rule in [1, 4, 8] {
-        let worst = worst_answer_time(rule, 100, 6, None);
+        let worst = worst_answer_time(rule, 100, 6, None, true);
         println!("rule {rule}, timeout_turn 100: worst {worst:?}");
         assert!(worst < Duration::from_millis(100), "rule {rule}: worst answer {worst:?}");
     }

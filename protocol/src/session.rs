@@ -199,6 +199,10 @@ pub struct Settings {
     pub match_ms: u64,
     /// `time_left` in ms, if sent.
     pub time_left_ms: Option<u64>,
+    /// Our thinking time in ms since the last `time_left` (or, if none came, since `START`
+    /// or `RESTART`): the game clock is `time_left` — or `timeout_match` before any — less
+    /// this, so a manager that sends `time_left` seldom or never still has it kept.
+    pub spent_ms: u64,
     /// `max_memory` in bytes (0 = no limit).
     pub max_memory: u64,
     /// `rule` as sent.
@@ -219,6 +223,7 @@ impl Default for Settings {
             turn_ms: DEFAULT_TURN_MS,
             match_ms: 0,
             time_left_ms: None,
+            spent_ms: 0,
             max_memory: 0,
             rule_code: 0,
             max_depth: None,
@@ -240,13 +245,12 @@ impl Settings {
         })
     }
 
-    /// The clock for the next move.
+    /// The clock for the next move: `timeout_turn`, and the game clock (see
+    /// [`Settings::spent_ms`]) unless `timeout_match` is 0 or `time_left` is 2147483647.
     pub fn time_control(&self) -> TimeControl {
         let unlimited_game = self.match_ms == 0 || self.time_left_ms == Some(i32::MAX as u64);
-        TimeControl {
-            turn_ms: Some(self.turn_ms),
-            left_ms: if unlimited_game { None } else { self.time_left_ms },
-        }
+        let left_ms = self.time_left_ms.unwrap_or(self.match_ms).saturating_sub(self.spent_ms);
+        TimeControl { turn_ms: Some(self.turn_ms), left_ms: (!unlimited_game).then_some(left_ms) }
     }
 
     /// Transposition-table bytes allowed by `max_memory`.
@@ -304,6 +308,7 @@ impl Session {
             Command::Restart => Reply(vec![match &self.game {
                 Some(game) => {
                     self.game = Some(Game::new(game.size(), game.rule()));
+                    self.settings.spent_ms = 0;
                     Response::Ok
                 }
                 None => no_game(),
@@ -368,6 +373,7 @@ impl Session {
         // An unsupported rule is reported at the next move request; start freestyle meanwhile.
         let rule = self.settings.rule().unwrap_or(Rule::Freestyle);
         self.game = Some(Game::new(size, rule));
+        self.settings.spent_ms = 0;
         Response::Ok
     }
 
@@ -385,7 +391,10 @@ impl Session {
             "time_left" => {
                 // Some managers send a negative time_left once the clock has run out.
                 match value.trim().parse::<i64>() {
-                    Ok(v) => self.settings.time_left_ms = Some(v.max(0) as u64),
+                    Ok(v) => {
+                        self.settings.time_left_ms = Some(v.max(0) as u64);
+                        self.settings.spent_ms = 0;
+                    }
                     Err(_) => bad = true,
                 }
             }
@@ -519,6 +528,8 @@ impl Session {
     /// Takes back a finished job: keeps its table, plays its move, returns the answer.
     pub fn finish(&mut self, outcome: JobOutcome) -> Vec<Response> {
         self.tt = Some(outcome.tt);
+        let thought = u64::try_from(outcome.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.settings.spent_ms = self.settings.spent_ms.saturating_add(thought);
         let mut lines: Vec<Response> = self.deferred.drain(..).map(Response::Message).collect();
         let Some(game) = &mut self.game else {
             lines.push(no_game());
@@ -797,6 +808,31 @@ mod tests {
         let Response::Move(p) = lines[0] else { panic!("{lines:?}") };
         assert_ne!(p, (7, 7));
         assert_eq!(s.game().unwrap().move_count(), 2);
+    }
+
+    /// A game clock with no `time_left` counts down from `timeout_match` by the time each
+    /// answer took; `time_left` replaces the count, and a new game starts it again.
+    #[test]
+    fn the_game_clock_counts_the_thinking_time_between_time_lefts() {
+        let info = |s: &mut Session, key: &str, value: &str| {
+            s.handle(Command::Info { key: key.into(), value: value.into() });
+        };
+        let left = |s: &Session| s.settings().time_control().left_ms;
+        let mut s = started(15);
+        assert_eq!(left(&s), None, "no timeout_match: no game clock");
+        info(&mut s, "timeout_match", "3000");
+        assert_eq!(left(&s), Some(3000));
+        reply(&mut s, Command::Turn((7, 7)));
+        let after_one = left(&s).expect("a clock");
+        assert!(after_one < 3000, "the answer's time is taken off: {after_one}");
+        info(&mut s, "time_left", "2500");
+        assert_eq!(left(&s), Some(2500));
+        reply(&mut s, Command::Turn((7, 9)));
+        assert!(left(&s).expect("a clock") < 2500);
+        reply(&mut s, Command::Restart);
+        assert_eq!(left(&s), Some(2500), "the last time_left, nothing spent yet");
+        info(&mut s, "time_left", "2147483647");
+        assert_eq!(left(&s), None, "2147483647 means no game clock");
     }
 
     /// mnk's table has the size the settings ask for; the classroom program, which uses
