@@ -19,6 +19,15 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// Writes `script` to `path`, executable; returns the path.
+fn executable(path: &Path, script: &str) -> PathBuf {
+    std::fs::write(path, script).unwrap();
+    let mut perms = std::fs::metadata(path).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(path, perms).unwrap();
+    path.to_path_buf()
+}
+
 /// A pbrain engine in bash that plays `move_script` (a shell snippet run after each BOARD
 /// block) and otherwise follows the protocol.
 fn broken_engine(dir: &Path, name: &str, move_script: &str) -> PathBuf {
@@ -37,11 +46,7 @@ while IFS= read -r line; do
 done
 "#
     );
-    std::fs::write(&path, script).unwrap();
-    let mut perms = std::fs::metadata(&path).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-    std::fs::set_permissions(&path, perms).unwrap();
-    path
+    executable(&path, &script)
 }
 
 /// A directory of its own for one test, removed with everything in it when dropped, so
@@ -164,6 +169,70 @@ fn broken_engines_lose_with_the_right_reason_and_the_run_continues() {
     }
 }
 
+/// A pbrain engine in bash that writes every `INFO` line it gets to `NAME.info` in `dir`
+/// and answers each position with an off-board move, so that each game ends at once.
+fn recording_engine(dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    let log = dir.join(format!("{name}.info"));
+    let script = format!(
+        r#"#!/usr/bin/env bash
+while IFS= read -r line; do
+  line="${{line%$'\r'}}"
+  case "$line" in
+    ABOUT) echo 'name="{name}", version="1"' ;;
+    START*) echo OK ;;
+    INFO*) echo "$line" >> '{log}' ;;
+    END) exit 0 ;;
+    DONE) echo 99,99 ;;
+  esac
+done
+"#,
+        log = log.display()
+    );
+    executable(&path, &script)
+}
+
+#[test]
+fn each_engine_gets_its_own_info_settings_after_the_match_settings() {
+    let dir = scratch("info");
+    let [one, two] = ["one", "two"].map(|name| recording_engine(&dir, name));
+    let out = run_match(&[
+        "--engine1",
+        one.to_str().unwrap(),
+        "--engine2",
+        two.to_str().unwrap(),
+        "--info1",
+        "max_depth=3",
+        "--info2",
+        "thread_num=2,timeout_turn=500",
+        "--games",
+        "2",
+        "--time-move",
+        "100",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = |name: &str| -> Vec<String> {
+        let text = std::fs::read_to_string(dir.join(format!("{name}.info"))).unwrap();
+        text.lines().map(str::to_string).collect()
+    };
+    let (one, two) = (lines("one"), lines("two"));
+    // Two games, each with the match's five settings and then the engine's own.
+    let shared = ["timeout_turn 100", "timeout_match 0", "max_memory 367001600", "game_type 1"];
+    for line in shared {
+        assert_eq!(one.iter().filter(|l| **l == format!("INFO {line}")).count(), 2, "{one:?}");
+    }
+    assert_eq!(one.iter().filter(|l| *l == "INFO max_depth 3").count(), 2, "{one:?}");
+    assert!(!one.iter().any(|l| l.contains("thread_num")), "{one:?}");
+    assert!(!two.iter().any(|l| l.contains("max_depth")), "{two:?}");
+    let turn_lines: Vec<&String> = two.iter().filter(|l| l.contains("timeout_turn")).collect();
+    assert_eq!(
+        turn_lines,
+        ["INFO timeout_turn 100", "INFO timeout_turn 500"].repeat(2).iter().collect::<Vec<_>>(),
+        "the engine's own value comes last and wins: {two:?}"
+    );
+    assert_eq!(two.iter().filter(|l| *l == "INFO thread_num 2").count(), 2, "{two:?}");
+}
+
 #[test]
 fn an_engine_that_cannot_start_stops_the_match_with_a_message() {
     let out = run_match(&["--engine1", MNK, "--engine2", "/nonexistent/engine", "--games", "2"]);
@@ -180,6 +249,8 @@ fn bad_match_options_exit_with_code_2() {
         &["--engine1", MNK, "--engine2", MNK, "--sprt", "5"],
         &["--engine1", MNK, "--engine2", MNK, "--games", "0"],
         &["--engine1", MNK, "--engine2", MNK, "--openings", "/nonexistent"],
+        &["--engine1", MNK, "--engine2", MNK, "--info1", "thread_num"],
+        &["--engine1", MNK, "--engine2", MNK, "--info2", "thread num=2"],
     ] {
         let out = run_match(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

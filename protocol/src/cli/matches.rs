@@ -27,14 +27,16 @@ use mnk_engine::rules::Rule;
 use mnk_protocol::command::Point;
 use mnk_protocol::manager::stats::{SprtVerdict, Tally, sprt_bounds, sprt_verdict};
 use mnk_protocol::manager::{
-    GameRecord, GameSettings, MatchError, parse_opening, play_game, random_opening, to_psq, to_sgf,
+    EngineSpec, GameRecord, GameSettings, MatchError, parse_info_list, parse_opening, play_game,
+    random_opening, to_psq, to_sgf,
 };
 
 use super::CliError;
 use super::args::{Options, UsageError};
 
-pub(crate) const USAGE: &str = "pbrain-mnk match --engine1 CMD --engine2 CMD [--size 3|5|15] [--rule NAME] \
-[--games N] [--time-move MS] [--time-game MS] [--tolerance MS] [--max-memory BYTES] \
+pub(crate) const USAGE: &str = "pbrain-mnk match --engine1 CMD --engine2 CMD \
+[--info1 KEY=VALUE,...] [--info2 KEY=VALUE,...] [--size 3|5|15] [--rule NAME] [--games N] \
+[--time-move MS] [--time-game MS] [--tolerance MS] [--max-memory BYTES] \
 [--openings FILE | --opening-stones K] [--max-moves N] [--concurrency N] [--seed S] \
 [--sgf FILE] [--psq DIR] [--sprt ELO0 ELO1]";
 
@@ -46,6 +48,8 @@ pub(crate) fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> 
         &[
             "engine1",
             "engine2",
+            "info1",
+            "info2",
             "size",
             "rule",
             "games",
@@ -63,7 +67,14 @@ pub(crate) fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> 
         ],
         &[],
     )?;
-    let engines: [String; 2] = [opts.require("engine1")?, opts.require("engine2")?];
+    let mut engines = [EngineSpec::new(opts.require::<String>("engine1")?), EngineSpec::default()];
+    engines[1].command = opts.require("engine2")?;
+    for (spec, option) in engines.iter_mut().zip(["info1", "info2"]) {
+        if let Some(list) = opts.raw(option) {
+            spec.info =
+                parse_info_list(list).map_err(|e| UsageError(format!("--{option}: {e}")))?;
+        }
+    }
     let size: BoardSize = opts.get("size")?.unwrap_or(BoardSize::Fifteen);
     let rule: Rule = opts.get("rule")?.unwrap_or_default();
     let games: usize = opts.get("games")?.unwrap_or(2);
@@ -126,12 +137,12 @@ pub(crate) fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> 
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some((opening, first_is_black)) = schedule.get(i) else { break };
-                let commands = if *first_is_black {
-                    [engines[0].as_str(), engines[1].as_str()]
+                let sides = if *first_is_black {
+                    [&engines[0], &engines[1]]
                 } else {
-                    [engines[1].as_str(), engines[0].as_str()]
+                    [&engines[1], &engines[0]]
                 };
-                let record = play_game(commands, &settings, opening);
+                let record = play_game(sides, &settings, opening);
                 if tx.send((i, *first_is_black, record)).is_err() {
                     break;
                 }

@@ -106,14 +106,52 @@ fn lost(color: Color, reason: impl Into<String>) -> GameResult {
     GameResult { winner: Some(color.opponent()), reason: reason.into() }
 }
 
-/// Starts an engine and sends it the game's settings; a failure is a loss of `color`.
+/// One side of a match: how to start the engine, and `INFO` settings for it alone.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// The command: the program and its arguments, separated by spaces.
+    pub command: String,
+    /// `INFO key value` lines sent after the game's own settings (so they can override
+    /// them, for example `timeout_turn` for time odds), in order.
+    pub info: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    /// An engine started by `command`, with no settings of its own.
+    pub fn new(command: impl Into<String>) -> EngineSpec {
+        EngineSpec { command: command.into(), info: Vec::new() }
+    }
+}
+
+/// Parses a list of `INFO` settings written `key=value,key=value` (for example
+/// `thread_num=2,max_depth=12`). A key is letters, digits and `_`; a value is anything
+/// but a comma or a line break (empty included).
+pub fn parse_info_list(text: &str) -> Result<Vec<(String, String)>, String> {
+    text.split(',')
+        .map(|item| {
+            let (key, value) =
+                item.split_once('=').ok_or_else(|| format!("'{item}' is not key=value"))?;
+            let key = key.trim();
+            if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return Err(format!("bad INFO key '{key}' (letters, digits and _ only)"));
+            }
+            if value.contains(['\n', '\r']) {
+                return Err(format!("the value of {key} holds a line break"));
+            }
+            Ok((key.to_string(), value.trim().to_string()))
+        })
+        .collect()
+}
+
+/// Starts an engine and sends it the game's settings, then its own; a failure is a loss of
+/// `color`.
 fn prepare(
-    command: &str,
+    spec: &EngineSpec,
     settings: &GameSettings,
     color: Color,
 ) -> Result<Result<EngineProcess, GameResult>, MatchError> {
     let mut engine =
-        EngineProcess::spawn(command).map_err(|e| MatchError::EngineStart(e.to_string()))?;
+        EngineProcess::spawn(&spec.command).map_err(|e| MatchError::EngineStart(e.to_string()))?;
     let setup = (|| -> Result<Option<String>, EngineError> {
         engine.identify(STARTUP_TIMEOUT)?;
         engine.send(&format!("START {}", settings.size.side()))?;
@@ -130,6 +168,9 @@ fn prepare(
         ] {
             engine.send(&format!("INFO {key} {value}"))?;
         }
+        for (key, value) in &spec.info {
+            engine.send(&format!("INFO {key} {value}"))?;
+        }
         Ok(None)
     })();
     Ok(match setup {
@@ -139,9 +180,9 @@ fn prepare(
     })
 }
 
-/// Plays one game; `commands[0]` plays black.
+/// Plays one game; `engines[0]` plays black.
 pub fn play_game(
-    commands: [&str; 2],
+    engines: [&EngineSpec; 2],
     settings: &GameSettings,
     opening: &[Point],
 ) -> Result<GameRecord, MatchError> {
@@ -153,9 +194,10 @@ pub fn play_game(
         return Err(MatchError::BadOpening("the opening already decides the game".to_string()));
     }
     let mut moves: Vec<(Point, u64)> = opening.iter().map(|&p| (p, 0)).collect();
-    let black = prepare(commands[0], settings, Color::Black)?;
-    let white = prepare(commands[1], settings, Color::White)?;
-    let (mut engines, mut names) = (Vec::new(), [commands[0].to_string(), commands[1].to_string()]);
+    let black = prepare(engines[0], settings, Color::Black)?;
+    let white = prepare(engines[1], settings, Color::White)?;
+    let mut names = engines.map(|spec| spec.command.clone());
+    let mut engines = Vec::new();
     let early = match (black, white) {
         (Ok(b), Ok(w)) => {
             names = [b.name.clone(), w.name.clone()];
@@ -379,6 +421,23 @@ mod tests {
         );
         assert!(parse_opening("0,0, 1", BoardSize::Fifteen).is_err());
         assert!(parse_opening("-9,0", BoardSize::Fifteen).is_err());
+    }
+
+    #[test]
+    fn info_lists_parse_into_ordered_pairs_and_bad_ones_are_refused() {
+        let pair = |k: &str, v: &str| (k.to_string(), v.to_string());
+        assert_eq!(
+            parse_info_list("thread_num=2, max_depth = 12,folder=/tmp/a b,evaluate="),
+            Ok(vec![
+                pair("thread_num", "2"),
+                pair("max_depth", "12"),
+                pair("folder", "/tmp/a b"),
+                pair("evaluate", "")
+            ])
+        );
+        for bad in ["", "thread_num", "=2", "thread num=2", "a=1,,b=2", "key=a\nSTART 5"] {
+            assert!(parse_info_list(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]
