@@ -528,8 +528,9 @@ impl Session {
     /// Takes back a finished job: keeps its table, plays its move, returns the answer.
     pub fn finish(&mut self, outcome: JobOutcome) -> Vec<Response> {
         self.tt = Some(outcome.tt);
-        let thought = u64::try_from(outcome.started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        self.settings.spent_ms = self.settings.spent_ms.saturating_add(thought);
+        let thought = outcome.started.elapsed();
+        let thought_ms = u64::try_from(thought.as_millis()).unwrap_or(u64::MAX);
+        self.settings.spent_ms = self.settings.spent_ms.saturating_add(thought_ms);
         let mut lines: Vec<Response> = self.deferred.drain(..).map(Response::Message).collect();
         let Some(game) = &mut self.game else {
             lines.push(no_game());
@@ -541,7 +542,7 @@ impl Session {
         };
         log::debug!(
             "search done in {} ms: {:?} score {}",
-            outcome.started.elapsed().as_millis(),
+            thought.as_millis(),
             best,
             outcome.result.score()
         );

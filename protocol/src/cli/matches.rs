@@ -67,14 +67,14 @@ pub(crate) fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> 
         ],
         &[],
     )?;
-    let mut engines = [EngineSpec::new(opts.require::<String>("engine1")?), EngineSpec::default()];
-    engines[1].command = opts.require("engine2")?;
-    for (spec, option) in engines.iter_mut().zip(["info1", "info2"]) {
-        if let Some(list) = opts.raw(option) {
-            spec.info =
-                parse_info_list(list).map_err(|e| UsageError(format!("--{option}: {e}")))?;
+    let spec = |engine: &str, info: &str| -> Result<EngineSpec, UsageError> {
+        let mut spec = EngineSpec::new(opts.require::<String>(engine)?);
+        if let Some(list) = opts.raw(info) {
+            spec.info = parse_info_list(list).map_err(|e| UsageError(format!("--{info}: {e}")))?;
         }
-    }
+        Ok(spec)
+    };
+    let engines = [spec("engine1", "info1")?, spec("engine2", "info2")?];
     let size: BoardSize = opts.get("size")?.unwrap_or(BoardSize::Fifteen);
     let rule: Rule = opts.get("rule")?.unwrap_or_default();
     let games: usize = opts.get("games")?.unwrap_or(2);

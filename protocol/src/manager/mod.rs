@@ -107,7 +107,7 @@ fn lost(color: Color, reason: impl Into<String>) -> GameResult {
 }
 
 /// One side of a match: how to start the engine, and `INFO` settings for it alone.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
     /// The command: the program and its arguments, separated by spaces.
     pub command: String,
