@@ -20,7 +20,7 @@ use mnk_engine::search::score::format_score;
 use mnk_engine::search::{MAX_THREADS, PvLine, SearchInfo, SearchLimits, SearchResult, Searcher};
 use mnk_engine::solve::solve;
 use mnk_engine::time::TimeControl;
-use mnk_engine::tt::TranspositionTable;
+use mnk_engine::tt::{BUCKET_BYTES, BUCKET_ENTRIES, TranspositionTable};
 use mnk_engine::{BoardSize, classroom, eval};
 
 use crate::command::{BoardStone, Command, Point};
@@ -40,6 +40,13 @@ pub const MEMORY_RESERVE_BYTES: usize = 24 << 20;
 pub const THREAD_RESERVE_BYTES: usize = 8 << 20;
 /// Smallest transposition table.
 pub const MIN_HASH_BYTES: usize = 1 << 20;
+/// Main-search nodes a second one search thread is assumed to reach when the table is sized
+/// for the time control: well above the 2.5 M measured here (`bench --speed`), so a faster
+/// machine still finds room.
+pub const TABLE_NODES_PER_SECOND: u64 = 4_000_000;
+/// Moves' worth of search (each as long as one move may take) the table is sized for when
+/// the time control, not `max_memory`, is the smaller bound.
+pub const TABLE_MOVES: u64 = 2;
 /// Deepest `PERFT` the protocol runs on each size: about a second of counting at most (the
 /// protocol loop is busy meanwhile). Deeper runs belong to `pbrain-mnk perft`.
 pub const fn max_protocol_perft_depth(size: BoardSize) -> u32 {
@@ -253,15 +260,37 @@ impl Settings {
         TimeControl { turn_ms: Some(self.turn_ms), left_ms: (!unlimited_game).then_some(left_ms) }
     }
 
-    /// Transposition-table bytes allowed by `max_memory`.
+    /// Transposition-table bytes: what `max_memory` allows, but no more than the searches
+    /// the time control allows can fill (see [`Settings::hash_bytes_for_time`]).
     pub fn hash_bytes(&self) -> usize {
-        if self.max_memory == 0 {
+        let for_memory = if self.max_memory == 0 {
             DEFAULT_HASH_BYTES
         } else {
             let limit = usize::try_from(self.max_memory).unwrap_or(usize::MAX);
             let reserve = MEMORY_RESERVE_BYTES + (self.threads - 1) * THREAD_RESERVE_BYTES;
-            limit.saturating_sub(reserve).max(MIN_HASH_BYTES)
-        }
+            limit.saturating_sub(reserve)
+        };
+        for_memory.min(self.hash_bytes_for_time()).max(MIN_HASH_BYTES)
+    }
+
+    /// Bytes [`TABLE_MOVES`] searches as long as one move may take (by `timeout_turn` and
+    /// `timeout_match`, not `time_left`, so the size holds for the whole game) can fill at
+    /// [`TABLE_NODES_PER_SECOND`] a thread, rounded up to a power of two.
+    ///
+    /// Memory the search cannot fill is not free: the system hands the table out lazily and
+    /// the searches pay for each first touch of a page. On the 2-core virtual machine here
+    /// a 350 MB table took 0.1 to 0.7 s of page faults, so with 200 ms a move the first
+    /// moves of a game were searched 3 to 6 plies deep instead of 11.
+    pub fn hash_bytes_for_time(&self) -> usize {
+        let game_clock = (self.match_ms > 0).then_some(self.match_ms);
+        let at_the_start = TimeControl { turn_ms: Some(self.turn_ms), left_ms: game_clock };
+        let longest_move = at_the_start.budget(usize::MAX).limit;
+        let nodes = u128::from(TABLE_NODES_PER_SECOND) * longest_move.as_millis() / 1000
+            * (self.threads as u128)
+            * u128::from(TABLE_MOVES);
+        let bytes = nodes * (BUCKET_BYTES / BUCKET_ENTRIES) as u128;
+        usize::try_from(bytes)
+            .map_or(usize::MAX, |b| b.checked_next_power_of_two().unwrap_or(usize::MAX))
     }
 }
 
@@ -932,12 +961,15 @@ mod tests {
             s.handle(Command::Info { key: "thread_num".into(), value: value.into() });
         };
         s.handle(Command::Info { key: "max_memory".into(), value: "367001600".into() });
+        // A time control under which the memory limit, not the time, sizes the table.
+        let turn_ms = std::mem::replace(&mut s.settings.turn_ms, 30_000);
         let one_thread = s.settings().hash_bytes();
         for (value, threads) in [("4", 4), ("0", 1), ("100000", MAX_THREADS), ("2", 2)] {
             info(&mut s, value);
             assert_eq!(s.settings().threads, threads, "thread_num {value}");
         }
         assert_eq!(s.settings().hash_bytes(), one_thread - THREAD_RESERVE_BYTES);
+        s.settings.turn_ms = turn_ms;
         info(&mut s, "many");
         assert_eq!(s.settings().threads, 2, "the old value stays");
         let mut lines = reply(&mut s, Command::Turn((7, 7)));
@@ -952,6 +984,43 @@ mod tests {
             lines = reply(&mut s, Command::Turn(next));
         }
         assert!(matches!(lines.last(), Some(Response::Move(_))), "{lines:?}");
+    }
+
+    /// A short time control gets a table its searches can fill rather than all of
+    /// `max_memory`; a long one still gets what the memory limit allows.
+    #[test]
+    fn the_table_is_no_larger_than_the_time_control_can_fill() {
+        const MIB: usize = 1 << 20;
+        let mut s = started(15);
+        let info = |s: &mut Session, key: &str, value: &str| {
+            s.handle(Command::Info { key: key.into(), value: value.into() });
+        };
+        info(&mut s, "max_memory", "367001600");
+        let all_memory = 367_001_600 - MEMORY_RESERVE_BYTES;
+        // 200 ms a move: at most 167 ms, 4 M nodes a second, two moves' worth of 16-byte
+        // entries = 21.4 MB, rounded up to 32 MiB.
+        for (turn, match_ms, threads, bytes) in [
+            ("200", "0", "1", 32 * MIB),
+            ("200", "0", "2", 64 * MIB),
+            ("1000", "0", "1", 128 * MIB),
+            // The game clock's first moves get up to 3 × 1/16 of it: 1,500 ms of 8 s.
+            ("30000", "8000", "1", 256 * MIB),
+            ("30000", "180000", "1", all_memory),
+            ("0", "0", "1", MIN_HASH_BYTES),
+        ] {
+            info(&mut s, "timeout_turn", turn);
+            info(&mut s, "timeout_match", match_ms);
+            info(&mut s, "thread_num", threads);
+            assert_eq!(s.settings().hash_bytes(), bytes, "{turn} {match_ms} {threads}");
+        }
+        info(&mut s, "timeout_turn", "200");
+        info(&mut s, "max_memory", "20000000");
+        assert_eq!(s.settings().hash_bytes(), MIN_HASH_BYTES, "the memory limit still rules");
+        info(&mut s, "max_memory", "0");
+        assert_eq!(s.settings().hash_bytes(), 32 * MIB, "below the 64 MiB default table");
+        // The size holds through the game: time_left does not change it.
+        info(&mut s, "time_left", "100");
+        assert_eq!(s.settings().hash_bytes(), 32 * MIB);
     }
 
     #[test]
