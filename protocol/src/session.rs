@@ -524,8 +524,9 @@ impl Session {
         self.tt_context = context;
         let budget = self.settings.time_control().budget(game.empty_count());
         // Both counted from when the request came in.
+        let elapsed = received.elapsed();
         let from_request = |time: std::time::Duration| {
-            (time != std::time::Duration::MAX).then(|| time.saturating_sub(received.elapsed()))
+            (time != std::time::Duration::MAX).then(|| time.saturating_sub(elapsed))
         };
         let limits = SearchLimits {
             depth: self.settings.max_depth,
@@ -838,6 +839,26 @@ mod tests {
         let Response::Move(p) = lines[0] else { panic!("{lines:?}") };
         assert_ne!(p, (7, 7));
         assert_eq!(s.game().unwrap().move_count(), 2);
+    }
+
+    /// With a turn time alone the search aims at exactly its limit, so it is never stretched
+    /// or shrunk (a forced move too has the whole turn); a game clock's share aims below it.
+    #[test]
+    fn a_turn_time_alone_is_the_aim_and_the_limit() {
+        let mut s = started(15);
+        let limits = |s: &mut Session| match s.handle(Command::Turn((7, 7))) {
+            Reaction::Think(job) => (job.limits.target, job.limits.time),
+            other => panic!("{other:?}"),
+        };
+        s.handle(Command::Info { key: "timeout_turn".into(), value: "1000".into() });
+        let (target, time) = limits(&mut s);
+        assert!(time.is_some_and(|t| t.as_millis() > 900), "{time:?}");
+        assert_eq!(target, time);
+        let mut s = started(15);
+        s.handle(Command::Info { key: "timeout_turn".into(), value: "1000".into() });
+        s.handle(Command::Info { key: "timeout_match".into(), value: "4000".into() });
+        let (target, time) = limits(&mut s);
+        assert!(target < time, "{target:?} {time:?}");
     }
 
     /// A game clock with no `time_left` counts down from `timeout_match` by the time each
