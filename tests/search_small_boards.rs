@@ -66,16 +66,16 @@ fn tic_tac_toe_every_reachable_position_gets_the_exact_score_and_an_optimal_move
         let mut naive = naive_of::<u16>(moves);
         let solution = solve(&board, &mut tt);
         let plain = solve_with(&board, &mut plain_tt, false);
-        assert_eq!(plain.score, solution.score, "without pairing after {moves:?}");
+        assert_eq!(plain.score(), solution.score(), "without pairing after {moves:?}");
         if naive.outcome != NaiveOutcome::Ongoing {
-            assert_eq!(solution.best, None, "decided board {moves:?}");
+            assert_eq!(solution.best(), None, "decided board {moves:?}");
             continue;
         }
         ongoing += 1;
         let expected = naive.exact_score();
-        assert_eq!(solution.score, expected, "score after {moves:?}");
+        assert_eq!(solution.score(), expected, "score after {moves:?}");
         // The move keeps the value (and the distance): the child's exact score mirrors it.
-        let best = solution.best.expect("a move");
+        let best = solution.best().expect("a move");
         let (x, y) = u16::GEOMETRY.xy(best);
         let after = exact_score_of_move(&mut naive, x, y);
         assert_eq!(after, expected, "move {x},{y} after {moves:?}");
@@ -201,9 +201,9 @@ fn five_by_five_solver_matches_plain_alpha_beta_on_random_late_positions() {
         }
         let expected = naive_of::<u32>(&moves).exact_score();
         let solution = solve(&board, &mut tt);
-        assert_eq!(solution.score, expected, "after {moves:?}");
+        assert_eq!(solution.score(), expected, "after {moves:?}");
         let plain = solve_with(&board, &mut tt, false);
-        assert_eq!(plain.score, expected, "without pairing after {moves:?}");
+        assert_eq!(plain.score(), expected, "without pairing after {moves:?}");
         values[match solution.value {
             GameValue::Win => 0,
             GameValue::Draw => 1,

@@ -139,13 +139,21 @@ pub struct Solution {
     /// The game value for the side to move (of a decided position: its result for the side
     /// to move, who has not won).
     pub value: GameValue,
-    /// One optimal move (`None` on a decided board). Among wins the fastest, among losses
-    /// the slowest.
-    pub best: Option<Cell>,
-    /// The proven score (distance-encoded for wins and losses).
-    pub score: Score,
     /// The search that proved it.
     pub search: SearchResult,
+}
+
+impl Solution {
+    /// One optimal move (`None` on a decided board). Among wins the fastest, among losses
+    /// the slowest.
+    pub fn best(&self) -> Option<Cell> {
+        self.search.best_move
+    }
+
+    /// The proven score (distance-encoded for wins and losses).
+    pub fn score(&self) -> Score {
+        self.search.score()
+    }
 }
 
 /// Solves a small-board position exactly with the full-depth search.
@@ -164,12 +172,7 @@ pub fn solve_with<B: Bitboard>(
         SearchLimits { depth: Some(B::GEOMETRY.cells() as u32), ..SearchLimits::default() };
     let search = Searcher::new(board.clone(), tt, limits).with_pairing(pairing).run(&mut |_| {});
     debug_assert!(search.proven, "a full-depth small-board search is exact");
-    Solution {
-        value: GameValue::from_score(search.score()),
-        best: search.best_move,
-        score: search.score(),
-        search,
-    }
+    Solution { value: GameValue::from_score(search.score()), search }
 }
 
 #[cfg(test)]

@@ -743,11 +743,11 @@ impl Session {
         let mut tt = TranspositionTable::with_bytes(MIN_HASH_BYTES * 16);
         let line = with_game!(game, b => {
             let s = solve(b, &mut tt);
-            let best = s.best.map_or("none".to_string(), |c| {
+            let best = s.best().map_or("none".to_string(), |c| {
                 let (x, y) = xy_of(b, c);
                 format!("{x},{y}")
             });
-            format!("value {} best {} score {} nodes {}", s.value, best, format_score(s.score), s.search.nodes)
+            format!("value {} best {} score {} nodes {}", s.value, best, format_score(s.score()), s.search.nodes)
         });
         Response::Message(line)
     }

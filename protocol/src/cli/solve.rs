@@ -59,7 +59,7 @@ fn run_solve<B: Bitboard>(
         Outcome::Win(_) => GameValue::Loss,
     };
     writeln!(out, "value {value}")?;
-    match solution.best {
+    match solution.best() {
         Some(cell) => writeln!(out, "best {}", B::GEOMETRY.format_xy(cell))?,
         None => writeln!(out, "best none")?,
     }
