@@ -71,6 +71,7 @@ fn bad_arguments_exit_with_code_2_and_a_message() {
         (&["perft", "--size", "3", "--depth", "2", "--moves", "3,0"], "off the board"),
         (&["perft", "--size", "3", "--depth", "2", "--moves", "1,"], "odd"),
         (&["perft", "--size", "3", "--depth", "10"], "--depth must be 0..=9"),
+        (&["perft", "--size", "15", "--depth", "17"], "more move sequences than a 128-bit"),
         (&["perft", "--size", "3", "--depth", "1", "--frobnicate"], "unknown option"),
         (&["perft", "--size", "3", "--depth", "1", "--threads", "0"], "--threads"),
         (&["frobnicate"], "unknown subcommand"),
@@ -82,6 +83,29 @@ fn bad_arguments_exit_with_code_2_and_a_message() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(needle), "{args:?}: {err}");
     }
+}
+
+/// A count that could run for hours says so on stderr before it starts (the process is then
+/// stopped); a quick one prints nothing there.
+#[test]
+fn a_long_perft_warns_first_and_a_short_one_does_not() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut long = Command::new(env!("CARGO_BIN_EXE_pbrain-mnk"))
+        .args(["perft", "--size", "15", "--depth", "7", "--threads", "2"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut note = String::new();
+    BufReader::new(long.stderr.take().unwrap()).read_line(&mut note).unwrap();
+    long.kill().unwrap();
+    long.wait().unwrap();
+    assert!(note.starts_with("pbrain-mnk: note: up to 2.66e16 move sequences"), "{note}");
+    assert!(note.contains("days on 2 threads"), "{note}");
+    let short = pbrain(&["perft", "--size", "15", "--depth", "3"]);
+    assert!(short.status.success());
+    assert!(short.stderr.is_empty(), "{}", String::from_utf8_lossy(&short.stderr));
 }
 
 #[test]

@@ -18,6 +18,12 @@ use super::args::{Options, UsageError};
 pub(crate) const USAGE: &str = "pbrain-mnk perft --size 3|5|15 --depth D [--rule freestyle|standard|renju|caro|caro-exact] \
 [--moves \"<moves>\"] [--divide] [--threads N]";
 
+/// Move sequences one thread counts in a second, roughly (5×5 at depth 9: 4.8 × 10⁹; 15×15
+/// at depth 4: 1.2 × 10¹⁰), for the note on long counts.
+const SEQUENCES_PER_SECOND: f64 = 5e9;
+/// Counts that may take longer than this, in seconds, get a note on stderr first.
+const NOTE_AFTER_SECONDS: f64 = 60.0;
+
 /// Runs the subcommand with its arguments.
 pub(crate) fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
     let opts = Options::parse(args, &["size", "depth", "rule", "moves", "threads"], &["divide"])?;
@@ -46,6 +52,25 @@ fn count<B: Bitboard>(
     if depth > max_depth {
         return Err(UsageError(format!("--depth must be 0..={max_depth} on this board")).into());
     }
+    let empty = u128::from(board.empty_cells().count());
+    let Some(bound) = (0..u128::from(depth))
+        .try_fold(1u128, |n, i| n.checked_mul(empty.saturating_sub(i).max(1)))
+    else {
+        return Err(UsageError(format!(
+            "--depth {depth} from this position can have more move sequences than a 128-bit \
+             count holds"
+        ))
+        .into());
+    };
+    let seconds = bound as f64 / (SEQUENCES_PER_SECOND * threads as f64);
+    if seconds > NOTE_AFTER_SECONDS {
+        eprintln!(
+            "pbrain-mnk: note: up to {bound:.2e} move sequences, which could take up to {} \
+             on {threads} thread{}; Ctrl-C stops the count",
+            human_duration(seconds),
+            if threads == 1 { "" } else { "s" }
+        );
+    }
     let start = Instant::now();
     let split = divide_parallel(&board, depth, threads);
     let nodes: NodeCount = if depth == 0 { 1 } else { split.iter().map(|&(_, n)| n).sum() };
@@ -60,4 +85,28 @@ fn count<B: Bitboard>(
     writeln!(out, "time_ms {} nps {nps}", elapsed.as_millis())?;
     writeln!(out, "nodes {nodes}")?;
     Ok(())
+}
+
+/// `seconds` as a rough human duration: "40 min", "3.5 h", "12 days", "2.1e5 years".
+fn human_duration(seconds: f64) -> String {
+    const UNITS: [(&str, f64); 4] =
+        [("years", 365.25 * 86_400.0), ("days", 86_400.0), ("h", 3_600.0), ("min", 60.0)];
+    let (unit, length) =
+        UNITS.into_iter().find(|&(_, length)| seconds >= length).unwrap_or(("s", 1.0));
+    let amount = seconds / length;
+    if amount >= 1e4 { format!("{amount:.1e} {unit}") } else { format!("{amount:.1} {unit}") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::human_duration;
+
+    #[test]
+    fn durations_read_in_the_largest_unit_that_fits() {
+        assert_eq!(human_duration(30.0), "30.0 s");
+        assert_eq!(human_duration(90.0), "1.5 min");
+        assert_eq!(human_duration(5.0 * 3_600.0), "5.0 h");
+        assert_eq!(human_duration(3.0 * 86_400.0), "3.0 days");
+        assert_eq!(human_duration(2e9 * 365.25 * 86_400.0), "2.0e9 years");
+    }
 }
