@@ -747,7 +747,8 @@ impl Session {
                 let (x, y) = xy_of(b, c);
                 format!("{x},{y}")
             });
-            format!("value {} best {} score {} nodes {}", s.value, best, format_score(s.score()), s.search.nodes)
+            let score = format_score(s.score());
+            format!("value {} best {best} score {score} nodes {}", s.value, s.search.nodes)
         });
         Response::Message(line)
     }

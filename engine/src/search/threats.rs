@@ -99,8 +99,9 @@ pub fn defences_against_three<B: Bitboard>(board: &Board<B>, candidates: B) -> O
 /// The cells where a stone of the side to move stops every five `attacker` threatens, on
 /// `fives` (its winning cells, which the callers have at hand). Under caro a stone can also
 /// stop a five by capping its far end, and one stone can stop two fives of a line (see
-/// [`crate::pattern::table`]), so every cell within a key's reach of the fives is tried. Under the other rules a five is blocked on its cell alone and two
-/// cannot both be (renju's forbidden points are the caller's concern).
+/// [`crate::pattern::table`]), so every cell within a key's reach of the fives is tried.
+/// Under the other rules a five is blocked on its cell alone and two cannot both be
+/// (renju's forbidden points are the caller's concern).
 pub(crate) fn five_blocks<B: Bitboard>(board: &mut Board<B>, attacker: Color, fives: B) -> B {
     debug_assert_eq!(fives, board.winning_cells(attacker));
     if !board.rule().is_caro() || fives.is_empty() {
