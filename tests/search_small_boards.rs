@@ -131,8 +131,8 @@ fn tic_tac_toe_multi_pv_lines_are_distinct_moves_with_exact_scores() {
 fn small_board_values_from_the_empty_board_are_draws() {
     let mut tt = TranspositionTable::with_bytes(1 << 20);
     for rule in Rule::ALL {
-        assert_eq!(solve(&Board::<u16>::new(rule), &mut tt).value, GameValue::Draw);
-        assert_eq!(solve(&Board::<u32>::new(rule), &mut tt).value, GameValue::Draw);
+        assert_eq!(solve(&Board::<u16>::new(rule), &mut tt).value(), GameValue::Draw);
+        assert_eq!(solve(&Board::<u32>::new(rule), &mut tt).value(), GameValue::Draw);
     }
 }
 
@@ -204,7 +204,7 @@ fn five_by_five_solver_matches_plain_alpha_beta_on_random_late_positions() {
         assert_eq!(solution.score(), expected, "after {moves:?}");
         let plain = solve_with(&board, &mut tt, false);
         assert_eq!(plain.score(), expected, "without pairing after {moves:?}");
-        values[match solution.value {
+        values[match solution.value() {
             GameValue::Win => 0,
             GameValue::Draw => 1,
             GameValue::Loss => 2,
@@ -237,7 +237,7 @@ fn five_by_five_game(
     let shallow = SearchLimits { depth: Some(2), ..SearchLimits::default() };
     while !board.outcome().is_decided() {
         let cell = if board.side_to_move() == engine {
-            if !had_win && solve(&board, &mut oracle).value == GameValue::Win {
+            if !had_win && solve(&board, &mut oracle).value() == GameValue::Win {
                 had_win = true;
             }
             engine_move(&board, tt, &engine_limits)

@@ -136,14 +136,17 @@ impl fmt::Display for GameValue {
 /// The result of [`solve`].
 #[derive(Clone, Debug)]
 pub struct Solution {
-    /// The game value for the side to move (of a decided position: its result for the side
-    /// to move, who has not won).
-    pub value: GameValue,
     /// The search that proved it.
     pub search: SearchResult,
 }
 
 impl Solution {
+    /// The game value for the side to move (of a decided position: its result for the side
+    /// to move, who has not won).
+    pub fn value(&self) -> GameValue {
+        GameValue::from_score(self.score())
+    }
+
     /// One optimal move (`None` on a decided board). Among wins the fastest, among losses
     /// the slowest.
     pub fn best(&self) -> Option<Cell> {
@@ -172,7 +175,7 @@ pub fn solve_with<B: Bitboard>(
         SearchLimits { depth: Some(B::GEOMETRY.cells() as u32), ..SearchLimits::default() };
     let search = Searcher::new(board.clone(), tt, limits).with_pairing(pairing).run(&mut |_| {});
     debug_assert!(search.proven, "a full-depth small-board search is exact");
-    Solution { value: GameValue::from_score(search.score()), search }
+    Solution { search }
 }
 
 #[cfg(test)]

@@ -748,7 +748,7 @@ impl Session {
                 format!("{x},{y}")
             });
             let score = format_score(s.score());
-            format!("value {} best {best} score {score} nodes {}", s.value, s.search.nodes)
+            format!("value {} best {best} score {score} nodes {}", s.value(), s.search.nodes)
         });
         Response::Message(line)
     }

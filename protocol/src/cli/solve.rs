@@ -53,7 +53,7 @@ fn run_solve<B: Bitboard>(
     let mut tt = TranspositionTable::with_bytes(hash_mb << 20);
     let solution = solve_with(&board, &mut tt, pairing);
     let value = match board.outcome() {
-        Outcome::Ongoing => solution.value,
+        Outcome::Ongoing => solution.value(),
         Outcome::Draw => GameValue::Draw,
         // The side to move did not make the last move, so it lost.
         Outcome::Win(_) => GameValue::Loss,
