@@ -123,6 +123,11 @@ pub const RFP_MAX_DEPTH: i32 = 3;
 /// ... where the opponent cannot make an open four, a static evaluation this much per ply
 /// of depth above beta ends the node.
 pub const RFP_MARGIN: Score = 40;
+/// Razoring: at null-window nodes with at most this much depth left ...
+pub const RAZOR_MAX_DEPTH: i32 = 2;
+/// ... where neither side can make an open four, a static evaluation this much per ply of
+/// depth below alpha has the node searched as a leaf, which ends it if it fails low there.
+pub const RAZOR_MARGIN: Score = 200;
 /// VCF nodes allowed at the root, before the main search.
 pub const ROOT_VCF_NODES: u64 = 20_000;
 /// Attacking fours the root VCF may chain.
@@ -751,6 +756,27 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         (static_eval - RFP_MARGIN * depth >= beta).then_some(static_eval)
     }
 
+    /// Razoring, at a shallow null-window node with no five threatened: whether the static
+    /// evaluation is at least [`RAZOR_MARGIN`] per ply of `depth` (at most
+    /// [`RAZOR_MAX_DEPTH`]) below `alpha` while neither side can make an open four. The node
+    /// is then searched as a leaf first (the leaf VCF and the double-three test): a move or
+    /// two would most likely not make up the gap, and the quick wins they could find, an
+    /// open three of either side becoming an open four, are excluded.
+    fn razor(&self, depth: i32, alpha: Score) -> bool {
+        if !(1..=RAZOR_MAX_DEPTH).contains(&depth) {
+            return false;
+        }
+        let empty = self.board.empty_cells();
+        let lines = self.board.lines();
+        for color in [Color::Black, Color::White] {
+            match lines.threat_cells(color, ThreatKind::OpenFour) {
+                Some(cells) if (cells & empty).is_empty() => {}
+                _ => return false,
+            }
+        }
+        eval::evaluate(&self.board) + RAZOR_MARGIN * depth <= alpha
+    }
+
     fn info(&self, depth: u32, score: Score, pv: &[Cell], line: Option<usize>) -> SearchInfo {
         let time = self.check.elapsed();
         let nodes = self.nodes + self.helper_nodes[0].load(AtomicOrdering::Relaxed);
@@ -974,6 +1000,25 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         {
             self.heuristic = true;
             return score;
+        }
+
+        // 6b. Razoring: far below alpha, the node is searched as a leaf first, and ends if
+        //     it fails low there.
+        if !root
+            && !small
+            && !pv_node
+            && !singular_test
+            && threats.is_empty()
+            && self.razor(depth, alpha)
+        {
+            let s = self.pvs(0, ply, alpha, alpha + 1);
+            if self.check.stopped() {
+                return 0;
+            }
+            if s <= alpha {
+                self.heuristic = true;
+                return s;
+            }
         }
 
         // 7. Leaf (a threatened five is blocked first: the forced reply costs no depth).
@@ -1355,5 +1400,29 @@ mod tests {
         assert!(open_fours.is_some_and(|cells| !(cells & threatened.empty_cells()).is_empty()));
         let searcher = Searcher::new(threatened, &mut tt, SearchLimits::default());
         assert_eq!(searcher.reverse_futility(1, -INFINITY), None);
+    }
+
+    #[test]
+    fn razoring_needs_the_margin_a_shallow_depth_and_no_open_three_on_either_side() {
+        let mut tt = TranspositionTable::with_bytes(1 << 20);
+        let quiet =
+            Board::<Bits256>::from_notation(Rule::Freestyle, "h8,a1,i8,a15").expect("legal");
+        let eval = eval::evaluate(&quiet);
+        let searcher = Searcher::new(quiet, &mut tt, SearchLimits::default());
+        for depth in 1..=RAZOR_MAX_DEPTH {
+            let alpha = eval + RAZOR_MARGIN * depth;
+            assert!(searcher.razor(depth, alpha), "depth {depth}");
+            assert!(!searcher.razor(depth, alpha - 1), "depth {depth}");
+        }
+        for depth in [0, RAZOR_MAX_DEPTH + 1] {
+            assert!(!searcher.razor(depth, INFINITY));
+        }
+        // An open three of the side to move (black h8-i8-j8) or of the opponent (white's):
+        // never razored.
+        for moves in ["h8,a1,i8,a15,j8,o1", "a1,h8,a15,i8,o1,j8"] {
+            let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
+            let searcher = Searcher::new(board, &mut tt, SearchLimits::default());
+            assert!(!searcher.razor(1, INFINITY), "{moves}");
+        }
     }
 }
