@@ -32,7 +32,7 @@ const BUDGET_VARIABLE: &str = "TACTICS_NODES";
 /// by reverse futility pruning. Lowered to 114 by internal iterative reduction, which scored
 /// 54.9 % in 600 self-play games: with 500,000 nodes it solves 117, one more than before,
 /// in a fifth less time. Raised to 115 by singular extension, and to 116 by razoring, which
-/// scored 55.0 % in 600 self-play games; with 200,000 nodes razoring solves 117 rather than
+/// scored 54.1 % in 900 self-play games; with 200,000 nodes razoring solves 117 rather than
 /// 118, and it misses one standard win at every budget, see `docs/search.md`.)
 pub const MIN_SOLVED: usize = 116;
 /// Of the 63 win positions, those solved with a forced-win score today (the others are
