@@ -747,9 +747,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         if !(1..=RFP_MAX_DEPTH).contains(&depth) {
             return None;
         }
-        let opponent = self.board.side_to_move().opponent();
-        let open_fours = self.board.lines().threat_cells(opponent, ThreatKind::OpenFour)?;
-        if !(open_fours & self.board.empty_cells()).is_empty() {
+        if self.may_make_open_four(self.board.side_to_move().opponent()) {
             return None;
         }
         let static_eval = eval::evaluate(&self.board);
@@ -766,15 +764,20 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         if !(1..=RAZOR_MAX_DEPTH).contains(&depth) {
             return false;
         }
-        let empty = self.board.empty_cells();
-        let lines = self.board.lines();
-        for color in [Color::Black, Color::White] {
-            match lines.threat_cells(color, ThreatKind::OpenFour) {
-                Some(cells) if (cells & empty).is_empty() => {}
-                _ => return false,
-            }
+        if [Color::Black, Color::White].into_iter().any(|color| self.may_make_open_four(color)) {
+            return false;
         }
         eval::evaluate(&self.board) + RAZOR_MARGIN * depth <= alpha
+    }
+
+    /// Whether `color` has an empty cell where its stone makes an open four (it has an open
+    /// three) — assumed so on a board that keeps no patterns, which the shallow prunings
+    /// asking it then leave alone.
+    fn may_make_open_four(&self, color: Color) -> bool {
+        self.board
+            .lines()
+            .threat_cells(color, ThreatKind::OpenFour)
+            .is_none_or(|cells| !(cells & self.board.empty_cells()).is_empty())
     }
 
     fn info(&self, depth: u32, score: Score, pv: &[Cell], line: Option<usize>) -> SearchInfo {
@@ -1377,12 +1380,18 @@ mod tests {
         assert!(adopted >= 2, "only {adopted} stopped searches kept the deeper move");
     }
 
+    /// For the shallow prunings' tests: black (to move) has two in a row, white two corner
+    /// stones ...
+    const QUIET: &str = "h8,a1,i8,a15";
+    /// ... black (to move) has the open three h8-i8-j8 ...
+    const OPEN_THREE_TO_MOVE: &str = "h8,a1,i8,a15,j8,o1";
+    /// ... and white, waiting, has it.
+    const OPEN_THREE_WAITING: &str = "a1,h8,a15,i8,o1,j8";
+
     #[test]
     fn reverse_futility_needs_the_margin_a_shallow_depth_and_no_open_three_against() {
         let mut tt = TranspositionTable::with_bytes(1 << 20);
-        // Black (to move) has two in a row, white two corner stones.
-        let quiet =
-            Board::<Bits256>::from_notation(Rule::Freestyle, "h8,a1,i8,a15").expect("legal");
+        let quiet = Board::<Bits256>::from_notation(Rule::Freestyle, QUIET).expect("legal");
         let eval = eval::evaluate(&quiet);
         let searcher = Searcher::new(quiet, &mut tt, SearchLimits::default());
         for depth in 1..=RFP_MAX_DEPTH {
@@ -1394,8 +1403,8 @@ mod tests {
             assert_eq!(searcher.reverse_futility(depth, -INFINITY), None);
         }
         // White's open three h8-i8-j8 could become an open four: never pruned.
-        let moves = "a1,h8,a15,i8,o1,j8";
-        let threatened = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
+        let threatened =
+            Board::<Bits256>::from_notation(Rule::Freestyle, OPEN_THREE_WAITING).expect("legal");
         let open_fours = threatened.lines().threat_cells(Color::White, ThreatKind::OpenFour);
         assert!(open_fours.is_some_and(|cells| !(cells & threatened.empty_cells()).is_empty()));
         let searcher = Searcher::new(threatened, &mut tt, SearchLimits::default());
@@ -1405,8 +1414,7 @@ mod tests {
     #[test]
     fn razoring_needs_the_margin_a_shallow_depth_and_no_open_three_on_either_side() {
         let mut tt = TranspositionTable::with_bytes(1 << 20);
-        let quiet =
-            Board::<Bits256>::from_notation(Rule::Freestyle, "h8,a1,i8,a15").expect("legal");
+        let quiet = Board::<Bits256>::from_notation(Rule::Freestyle, QUIET).expect("legal");
         let eval = eval::evaluate(&quiet);
         let searcher = Searcher::new(quiet, &mut tt, SearchLimits::default());
         for depth in 1..=RAZOR_MAX_DEPTH {
@@ -1417,9 +1425,8 @@ mod tests {
         for depth in [0, RAZOR_MAX_DEPTH + 1] {
             assert!(!searcher.razor(depth, INFINITY));
         }
-        // An open three of the side to move (black h8-i8-j8) or of the opponent (white's):
-        // never razored.
-        for moves in ["h8,a1,i8,a15,j8,o1", "a1,h8,a15,i8,o1,j8"] {
+        // An open three of the side to move or of the opponent: never razored.
+        for moves in [OPEN_THREE_TO_MOVE, OPEN_THREE_WAITING] {
             let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
             let searcher = Searcher::new(board, &mut tt, SearchLimits::default());
             assert!(!searcher.razor(1, INFINITY), "{moves}");
