@@ -1388,12 +1388,20 @@ mod tests {
     /// ... and white, waiting, has it.
     const OPEN_THREE_WAITING: &str = "a1,h8,a15,i8,o1,j8";
 
+    /// A searcher of the freestyle 15×15 position `moves`, and that position's evaluation.
+    fn searcher_of<'t>(
+        tt: &'t mut TranspositionTable,
+        moves: &str,
+    ) -> (Searcher<'t, Bits256>, Score) {
+        let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
+        let eval = eval::evaluate(&board);
+        (Searcher::new(board, tt, SearchLimits::default()), eval)
+    }
+
     #[test]
     fn reverse_futility_needs_the_margin_a_shallow_depth_and_no_open_three_against() {
         let mut tt = TranspositionTable::with_bytes(1 << 20);
-        let quiet = Board::<Bits256>::from_notation(Rule::Freestyle, QUIET).expect("legal");
-        let eval = eval::evaluate(&quiet);
-        let searcher = Searcher::new(quiet, &mut tt, SearchLimits::default());
+        let (searcher, eval) = searcher_of(&mut tt, QUIET);
         for depth in 1..=RFP_MAX_DEPTH {
             let beta = eval - RFP_MARGIN * depth;
             assert_eq!(searcher.reverse_futility(depth, beta), Some(eval), "depth {depth}");
@@ -1403,20 +1411,17 @@ mod tests {
             assert_eq!(searcher.reverse_futility(depth, -INFINITY), None);
         }
         // White's open three h8-i8-j8 could become an open four: never pruned.
-        let threatened =
-            Board::<Bits256>::from_notation(Rule::Freestyle, OPEN_THREE_WAITING).expect("legal");
+        let (searcher, _) = searcher_of(&mut tt, OPEN_THREE_WAITING);
+        let threatened = &searcher.board;
         let open_fours = threatened.lines().threat_cells(Color::White, ThreatKind::OpenFour);
         assert!(open_fours.is_some_and(|cells| !(cells & threatened.empty_cells()).is_empty()));
-        let searcher = Searcher::new(threatened, &mut tt, SearchLimits::default());
         assert_eq!(searcher.reverse_futility(1, -INFINITY), None);
     }
 
     #[test]
     fn razoring_needs_the_margin_a_shallow_depth_and_no_open_three_on_either_side() {
         let mut tt = TranspositionTable::with_bytes(1 << 20);
-        let quiet = Board::<Bits256>::from_notation(Rule::Freestyle, QUIET).expect("legal");
-        let eval = eval::evaluate(&quiet);
-        let searcher = Searcher::new(quiet, &mut tt, SearchLimits::default());
+        let (searcher, eval) = searcher_of(&mut tt, QUIET);
         for depth in 1..=RAZOR_MAX_DEPTH {
             let alpha = eval + RAZOR_MARGIN * depth;
             assert!(searcher.razor(depth, alpha), "depth {depth}");
@@ -1427,8 +1432,7 @@ mod tests {
         }
         // An open three of the side to move or of the opponent: never razored.
         for moves in [OPEN_THREE_TO_MOVE, OPEN_THREE_WAITING] {
-            let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
-            let searcher = Searcher::new(board, &mut tt, SearchLimits::default());
+            let (searcher, _) = searcher_of(&mut tt, moves);
             assert!(!searcher.razor(1, INFINITY), "{moves}");
         }
     }
