@@ -204,11 +204,12 @@ pub struct Settings {
     pub turn_ms: u64,
     /// `timeout_match` in ms (0 = no game clock).
     pub match_ms: u64,
-    /// `time_left` in ms, if sent.
+    /// `time_left` in ms, if sent in this game.
     pub time_left_ms: Option<u64>,
-    /// Our thinking time in ms since the last `time_left` (or, if none came, since `START`
-    /// or `RESTART`): the game clock is `time_left` — or `timeout_match` before any — less
-    /// this, so a manager that sends `time_left` seldom or never still has it kept.
+    /// Our thinking time in ms since the last `time_left` (or, if none came in this game,
+    /// since `START` or `RESTART`): the game clock is `time_left` — or `timeout_match`
+    /// before any — less this, so a manager that sends `time_left` seldom or never still has
+    /// it kept.
     pub spent_ms: u64,
     /// `max_memory` in bytes (0 = no limit).
     pub max_memory: u64,
@@ -250,6 +251,13 @@ impl Settings {
                 self.rule_code
             )
         })
+    }
+
+    /// A new game (`START`, `RESTART`): its clock is full again, so the last game's
+    /// `time_left` and thinking time no longer count.
+    fn new_game(&mut self) {
+        self.time_left_ms = None;
+        self.spent_ms = 0;
     }
 
     /// The clock for the next move: `timeout_turn`, and the game clock (see
@@ -337,7 +345,7 @@ impl Session {
             Command::Restart => Reply(vec![match &self.game {
                 Some(game) => {
                     self.game = Some(Game::new(game.size(), game.rule()));
-                    self.settings.spent_ms = 0;
+                    self.settings.new_game();
                     Response::Ok
                 }
                 None => no_game(),
@@ -402,7 +410,7 @@ impl Session {
         // An unsupported rule is reported at the next move request; start freestyle meanwhile.
         let rule = self.settings.rule().unwrap_or(Rule::Freestyle);
         self.game = Some(Game::new(size, rule));
-        self.settings.spent_ms = 0;
+        self.settings.new_game();
         Response::Ok
     }
 
@@ -863,7 +871,8 @@ mod tests {
     }
 
     /// A game clock with no `time_left` counts down from `timeout_match` by the time each
-    /// answer took; `time_left` replaces the count, and a new game starts it again.
+    /// answer took; `time_left` replaces the count, and a new game (`RESTART`, `START`)
+    /// starts again from a full `timeout_match`, not from the last game's `time_left`.
     #[test]
     fn the_game_clock_counts_the_thinking_time_between_time_lefts() {
         let info = |s: &mut Session, key: &str, value: &str| {
@@ -882,7 +891,10 @@ mod tests {
         reply(&mut s, Command::Turn((7, 9)));
         assert!(left(&s).expect("a clock") < 2500);
         reply(&mut s, Command::Restart);
-        assert_eq!(left(&s), Some(2500), "the last time_left, nothing spent yet");
+        assert_eq!(left(&s), Some(3000), "a new game's clock is full");
+        info(&mut s, "time_left", "1200");
+        reply(&mut s, Command::Start { width: 15, height: 15 });
+        assert_eq!(left(&s), Some(3000), "so is the clock after START");
         info(&mut s, "time_left", "2147483647");
         assert_eq!(left(&s), None, "2147483647 means no game clock");
     }
