@@ -1,5 +1,6 @@
-//! Time management under a fake manager: no move is ever late. One test function, so its
-//! measurements are not disturbed by other tests of this binary.
+//! Time management under a fake manager: no move is ever late, and the clock is spent where
+//! it should be. The tests run one at a time (`ONE_AT_A_TIME`), so that their measurements
+//! are not disturbed by one another.
 
 mod harness;
 
@@ -159,4 +160,36 @@ fn a_game_clock_is_saved_on_a_forced_block_and_spent_on_open_play() {
     let (answer, took) = clock_answer(&[(7, 7, 1), (8, 8, 1), (8, 7, 2), (6, 8, 2)]);
     println!("open play: {answer} in {took:?}");
     assert!(took > Duration::from_millis(1_500), "an open position took only {took:?}");
+}
+
+#[test]
+fn a_new_game_starts_with_a_full_clock() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    // An opening, black (the engine) to move: with time on the clock the search aims at the
+    // share (60 s / 16, less the margin), as in the test above.
+    let opening = ["7,7,1", "8,8,1", "8,7,2", "6,8,2"];
+    let answer_time = |e: &mut Engine| {
+        e.send("BOARD");
+        opening.iter().for_each(|stone| e.send(stone));
+        let sent = Instant::now();
+        e.send("DONE");
+        e.answer_within(Duration::from_secs(30));
+        sent.elapsed()
+    };
+    let mut e = Engine::start();
+    assert_eq!(e.ask("START 15"), "OK");
+    for info in ["timeout_turn 30000", "timeout_match 60000", "messages 0", "time_left 100"] {
+        e.send(&format!("INFO {info}"));
+    }
+    let took = answer_time(&mut e);
+    println!("100 ms left: {took:?}");
+    assert!(took < Duration::from_millis(1_000), "with 100 ms left a move took {took:?}");
+    // A new game with no time_left yet: its clock is timeout_match, not the 100 ms left.
+    for new_game in ["RESTART", "START 15"] {
+        assert_eq!(e.ask(new_game), "OK");
+        let took = answer_time(&mut e);
+        println!("after {new_game}: {took:?}");
+        assert!(took > Duration::from_millis(1_500), "after {new_game} a move took only {took:?}");
+        e.send("INFO time_left 100");
+    }
 }
