@@ -128,14 +128,12 @@ fn the_first_move_under_each_rule_is_on_time() {
     }
 }
 
-/// The time from `BOARD` … `DONE` to the answer for `stones` (x, y, field) under a game
-/// clock of 60 s with 30 s a turn (as Gomocup's 180 s and 30 s, scaled down).
-fn clock_answer(stones: &[(usize, usize, u8)]) -> (String, Duration) {
-    let mut e = Engine::start();
-    assert_eq!(e.ask("START 15"), "OK");
-    for info in ["timeout_turn 30000", "timeout_match 60000", "time_left 60000", "messages 0"] {
-        e.send(&format!("INFO {info}"));
-    }
+/// An opening, black (the engine) to move, nothing threatened: with time on the clock the
+/// search aims at the clock's share.
+const OPENING: [(usize, usize, u8); 4] = [(7, 7, 1), (8, 8, 1), (8, 7, 2), (6, 8, 2)];
+
+/// The answer to `BOARD` with `stones` (x, y, field) … `DONE`, and the time from `DONE` to it.
+fn board_answer(e: &mut Engine, stones: &[(usize, usize, u8)]) -> (String, Duration) {
     e.send("BOARD");
     for (x, y, field) in stones {
         e.send(&format!("{x},{y},{field}"));
@@ -144,6 +142,17 @@ fn clock_answer(stones: &[(usize, usize, u8)]) -> (String, Duration) {
     e.send("DONE");
     let answer = e.answer_within(Duration::from_secs(30));
     (answer, sent.elapsed())
+}
+
+/// [`board_answer`] in a new engine under a game clock of 60 s with 30 s a turn (as
+/// Gomocup's 180 s and 30 s, scaled down).
+fn clock_answer(stones: &[(usize, usize, u8)]) -> (String, Duration) {
+    let mut e = Engine::start();
+    assert_eq!(e.ask("START 15"), "OK");
+    for info in ["timeout_turn 30000", "timeout_match 60000", "time_left 60000", "messages 0"] {
+        e.send(&format!("INFO {info}"));
+    }
+    board_answer(&mut e, stones)
 }
 
 #[test]
@@ -156,8 +165,8 @@ fn a_game_clock_is_saved_on_a_forced_block_and_spent_on_open_play() {
     println!("forced block: {answer} in {took:?}");
     assert_eq!(answer, "0,4");
     assert!(took < Duration::from_millis(1_000), "a forced block took {took:?}");
-    // An opening (black to move, nothing threatened): the search aims at the share.
-    let (answer, took) = clock_answer(&[(7, 7, 1), (8, 8, 1), (8, 7, 2), (6, 8, 2)]);
+    // An opening: the search aims at the share.
+    let (answer, took) = clock_answer(&OPENING);
     println!("open play: {answer} in {took:?}");
     assert!(took > Duration::from_millis(1_500), "an open position took only {took:?}");
 }
@@ -165,29 +174,20 @@ fn a_game_clock_is_saved_on_a_forced_block_and_spent_on_open_play() {
 #[test]
 fn a_new_game_starts_with_a_full_clock() {
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    // An opening, black (the engine) to move: with time on the clock the search aims at the
-    // share (60 s / 16, less the margin), as in the test above.
-    let opening = ["7,7,1", "8,8,1", "8,7,2", "6,8,2"];
-    let answer_time = |e: &mut Engine| {
-        e.send("BOARD");
-        opening.iter().for_each(|stone| e.send(stone));
-        let sent = Instant::now();
-        e.send("DONE");
-        e.answer_within(Duration::from_secs(30));
-        sent.elapsed()
-    };
+    // The opening's search aims at the share (60 s / 16, less the margin), as in the test
+    // above, when the clock has time.
     let mut e = Engine::start();
     assert_eq!(e.ask("START 15"), "OK");
     for info in ["timeout_turn 30000", "timeout_match 60000", "messages 0", "time_left 100"] {
         e.send(&format!("INFO {info}"));
     }
-    let took = answer_time(&mut e);
+    let (_, took) = board_answer(&mut e, &OPENING);
     println!("100 ms left: {took:?}");
     assert!(took < Duration::from_millis(1_000), "with 100 ms left a move took {took:?}");
     // A new game with no time_left yet: its clock is timeout_match, not the 100 ms left.
     for new_game in ["RESTART", "START 15"] {
         assert_eq!(e.ask(new_game), "OK");
-        let took = answer_time(&mut e);
+        let (_, took) = board_answer(&mut e, &OPENING);
         println!("after {new_game}: {took:?}");
         assert!(took > Duration::from_millis(1_500), "after {new_game} a move took only {took:?}");
         e.send("INFO time_left 100");
