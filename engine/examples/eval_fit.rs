@@ -11,7 +11,9 @@
 //! class, for the side to move and for the opponent) and the result for the side to move.
 //! Starting from the current `PATTERN_POTENTIAL`, `COMBO_POTENTIAL` and `TEMPO`, Adam
 //! minimises the squared error of `σ(eval / SCALE)` against the results, weights kept between
-//! 0 and `CAP` (Dead, Overline and Five fixed); every fifth position is held out. Prints the
+//! 0 and `CAP` (Dead, Overline and Five fixed); every fifth game is held out whole (the
+//! positions of one game share its result and most of their stones, so a held-out position
+//! with its neighbours in training would flatter the fit). Prints the
 //! error as it goes and the fitted rows in table units.
 
 use mnk_engine::bitboard::{Bitboard, Bits256};
@@ -40,6 +42,8 @@ const FEATURES: usize = 2 * PATTERNS + 2 * COMBOS;
 
 /// One position: the result for the side to move and its counts.
 struct Sample {
+    /// The game it comes from, numbered over all the files.
+    game: usize,
     result: f64,
     counts: [f64; FEATURES],
 }
@@ -60,23 +64,29 @@ fn main() {
         eprintln!("usage: eval_fit RULE GAMES.sgf [RULE GAMES.sgf ...]");
         std::process::exit(2);
     }
-    let mut samples = Vec::new();
+    let (mut samples, mut games) = (Vec::new(), 0);
     for pair in args.chunks(2) {
         let rule: Rule = pair[0].parse().unwrap_or_else(|e| fail(&format!("{e}")));
         let text = std::fs::read_to_string(&pair[1])
             .unwrap_or_else(|e| fail(&format!("{}: {e}", pair[1])));
         for line in text.lines().filter(|l| l.contains(";B[")) {
-            collect(rule, line, &mut samples);
+            collect(rule, games, line, &mut samples);
+            games += 1;
         }
     }
-    if samples.len() < 5 {
-        fail("too few positions to fit (games from ply 6 on, with no five threatened)");
+    let (train, held_out): (Vec<&Sample>, Vec<&Sample>) =
+        samples.iter().partition(|s| s.game % 5 != 4);
+    if train.is_empty() || held_out.is_empty() {
+        fail(
+            "too few games to fit (every fifth is held out; positions from ply 6, no five threatened)",
+        );
     }
-    let (train, held_out): (Vec<_>, Vec<_>) =
-        samples.iter().enumerate().partition(|(i, _)| i % 5 != 4);
-    let train: Vec<&Sample> = train.into_iter().map(|(_, s)| s).collect();
-    let held_out: Vec<&Sample> = held_out.into_iter().map(|(_, s)| s).collect();
-    println!("positions {} (training {}, held out {})", samples.len(), train.len(), held_out.len());
+    println!(
+        "games {games}, positions {} (training {}, held out {})",
+        samples.len(),
+        train.len(),
+        held_out.len()
+    );
 
     // Parameters: the weights in evaluation units, in the order of the counts, then the tempo.
     let scale = f64::from(POTENTIAL_SCALE);
@@ -142,7 +152,7 @@ fn fail(message: &str) -> ! {
 }
 
 /// Adds the positions of one SGF game record to `samples`.
-fn collect(rule: Rule, line: &str, samples: &mut Vec<Sample>) {
+fn collect(rule: Rule, game: usize, line: &str, samples: &mut Vec<Sample>) {
     let winner = if line.contains("RE[B+") {
         Some(Color::Black)
     } else if line.contains("RE[W+") {
@@ -184,7 +194,7 @@ fn collect(rule: Rule, line: &str, samples: &mut Vec<Sample>) {
                     }
                 }
             }
-            samples.push(Sample { result, counts });
+            samples.push(Sample { game, result, counts });
         }
         if board.try_play_at(x, y).is_err() {
             fail(&format!("an illegal move in: {line}"));
