@@ -11,10 +11,10 @@
 //! class, for the side to move and for the opponent) and the result for the side to move.
 //! Starting from the current `PATTERN_POTENTIAL`, `COMBO_POTENTIAL` and `TEMPO`, Adam
 //! minimises the squared error of `σ(eval / SCALE)` against the results, weights kept between
-//! 0 and `CAP` (Dead, Overline and Five fixed); every fifth game is held out whole (the
+//! 0 and `CAP` (Dead, Overline and Five fixed). Every fifth game is held out whole: the
 //! positions of one game share its result and most of their stones, so a held-out position
-//! with its neighbours in training would flatter the fit). Prints the
-//! error as it goes and the fitted rows in table units.
+//! with its neighbours in training would flatter the fit. Prints the error as it goes and
+//! the fitted rows in table units.
 
 use mnk_engine::bitboard::{Bitboard, Bits256};
 use mnk_engine::board::{Board, Color};
