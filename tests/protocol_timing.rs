@@ -144,15 +144,21 @@ fn board_answer(e: &mut Engine, stones: &[(usize, usize, u8)]) -> (String, Durat
     (answer, sent.elapsed())
 }
 
-/// [`board_answer`] in a new engine under a game clock of 60 s with 30 s a turn (as
-/// Gomocup's 180 s and 30 s, scaled down).
-fn clock_answer(stones: &[(usize, usize, u8)]) -> (String, Duration) {
+/// A new engine in a 15×15 game under a game clock of 60 s with 30 s a turn (as Gomocup's
+/// 180 s and 30 s, scaled down), `left_ms` of it left.
+fn clock_engine(left_ms: u64) -> Engine {
     let mut e = Engine::start();
     assert_eq!(e.ask("START 15"), "OK");
-    for info in ["timeout_turn 30000", "timeout_match 60000", "time_left 60000", "messages 0"] {
+    for info in ["timeout_turn 30000", "timeout_match 60000", "messages 0"] {
         e.send(&format!("INFO {info}"));
     }
-    board_answer(&mut e, stones)
+    e.send(&format!("INFO time_left {left_ms}"));
+    e
+}
+
+/// [`board_answer`] in a new engine with the whole game clock left.
+fn clock_answer(stones: &[(usize, usize, u8)]) -> (String, Duration) {
+    board_answer(&mut clock_engine(60_000), stones)
 }
 
 #[test]
@@ -176,11 +182,7 @@ fn a_new_game_starts_with_a_full_clock() {
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     // The opening's search aims at the share (60 s / 16, less the margin), as in the test
     // above, when the clock has time.
-    let mut e = Engine::start();
-    assert_eq!(e.ask("START 15"), "OK");
-    for info in ["timeout_turn 30000", "timeout_match 60000", "messages 0", "time_left 100"] {
-        e.send(&format!("INFO {info}"));
-    }
+    let mut e = clock_engine(100);
     let (_, took) = board_answer(&mut e, &OPENING);
     println!("100 ms left: {took:?}");
     assert!(took < Duration::from_millis(1_000), "with 100 ms left a move took {took:?}");

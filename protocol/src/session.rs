@@ -253,13 +253,6 @@ impl Settings {
         })
     }
 
-    /// A new game (`START`, `RESTART`): its clock is full again, so the last game's
-    /// `time_left` and thinking time no longer count.
-    fn new_game(&mut self) {
-        self.time_left_ms = None;
-        self.spent_ms = 0;
-    }
-
     /// The clock for the next move: `timeout_turn`, and the game clock (see
     /// [`Settings::spent_ms`]) unless `timeout_match` is 0 or `time_left` is 2147483647.
     pub fn time_control(&self) -> TimeControl {
@@ -344,8 +337,7 @@ impl Session {
             Command::Start { width, height } => Reply(vec![self.start(width, height)]),
             Command::Restart => Reply(vec![match &self.game {
                 Some(game) => {
-                    self.game = Some(Game::new(game.size(), game.rule()));
-                    self.settings.new_game();
+                    self.new_game(game.size(), game.rule());
                     Response::Ok
                 }
                 None => no_game(),
@@ -409,9 +401,16 @@ impl Session {
         };
         // An unsupported rule is reported at the next move request; start freestyle meanwhile.
         let rule = self.settings.rule().unwrap_or(Rule::Freestyle);
-        self.game = Some(Game::new(size, rule));
-        self.settings.new_game();
+        self.new_game(size, rule);
         Response::Ok
+    }
+
+    /// A new, empty game (`START`, `RESTART`). Its clock is full again, so the last game's
+    /// `time_left` and thinking time no longer count.
+    fn new_game(&mut self, size: BoardSize, rule: Rule) {
+        self.game = Some(Game::new(size, rule));
+        self.settings.time_left_ms = None;
+        self.settings.spent_ms = 0;
     }
 
     fn info(&mut self, key: &str, value: &str) {
