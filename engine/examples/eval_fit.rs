@@ -175,38 +175,30 @@ fn collect_all(games: &[(Rule, String)], search_nodes: Option<u64>) -> Vec<Sampl
         1
     };
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let mut per_game: Vec<Vec<Sample>> = Vec::new();
-    std::thread::scope(|scope| {
+    let mut samples: Vec<Sample> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
                 let done = &done;
                 scope.spawn(move || {
                     let mut tt = search_nodes.map(|_| TranspositionTable::with_bytes(TT_BYTES));
-                    let mine = (t..games.len()).step_by(threads);
-                    let collected: Vec<(usize, Vec<Sample>)> = mine
-                        .map(|game| {
-                            let (rule, line) = &games[game];
-                            let search = search_nodes.zip(tt.as_mut());
-                            let samples = collect(*rule, game, line, search);
-                            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                            if search_nodes.is_some() && n.is_multiple_of(100) {
-                                eprintln!("searched the positions of {n} of {} games", games.len());
-                            }
-                            (game, samples)
-                        })
-                        .collect();
-                    collected
+                    let mut samples = Vec::new();
+                    for game in (t..games.len()).step_by(threads) {
+                        let (rule, line) = &games[game];
+                        samples.extend(collect(*rule, game, line, search_nodes.zip(tt.as_mut())));
+                        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                        if search_nodes.is_some() && n.is_multiple_of(100) {
+                            eprintln!("searched the positions of {n} of {} games", games.len());
+                        }
+                    }
+                    samples
                 })
             })
             .collect();
-        per_game.resize_with(games.len(), Vec::new);
-        for worker in workers {
-            for (game, samples) in worker.join().expect("a fitting thread panicked") {
-                per_game[game] = samples;
-            }
-        }
+        workers.into_iter().flat_map(|w| w.join().expect("a fitting thread panicked")).collect()
     });
-    per_game.into_iter().flatten().collect()
+    // Stable: each game's positions keep their order.
+    samples.sort_by_key(|s| s.game);
+    samples
 }
 
 /// The positions of one SGF game record, with the game's result as their targets or, given a
