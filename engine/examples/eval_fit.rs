@@ -65,6 +65,17 @@ fn fixed(i: usize) -> bool {
     i < 2 * PATTERNS && FIXED.contains(&(i % PATTERNS))
 }
 
+/// `println!` that ends the program with a message, not a panic, when stdout fails (piped
+/// into `head`, which closes it early).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout(), $($arg)*) {
+            fail(&format!("output error: {e}"));
+        }
+    }};
+}
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let search_nodes = match args.first().map(String::as_str) {
@@ -96,7 +107,7 @@ fn main() {
             "too few games to fit (every fifth is held out; positions from ply 6, no five threatened)",
         );
     }
-    println!(
+    say!(
         "games {games}, positions {} (training {}, held out {})",
         samples.len(),
         train.len(),
@@ -113,11 +124,7 @@ fn main() {
         .map(|&w| f64::from(w) / scale)
         .chain([f64::from(TEMPO)])
         .collect();
-    println!(
-        "start: training {:.5} held out {:.5}",
-        error(&params, &train),
-        error(&params, &held_out)
-    );
+    say!("start: training {:.5} held out {:.5}", error(&params, &train), error(&params, &held_out));
     let (mut m, mut v) = (vec![0.0; params.len()], vec![0.0; params.len()]);
     let (beta1, beta2) = (0.9_f64, 0.999_f64);
     for pass in 1..=PASSES {
@@ -144,7 +151,7 @@ fn main() {
             }
         }
         if pass % 250 == 0 {
-            println!(
+            say!(
                 "pass {pass}: training {:.5} held out {:.5}",
                 error(&params, &train),
                 error(&params, &held_out)
@@ -154,11 +161,11 @@ fn main() {
     let row = |range: std::ops::Range<usize>| -> Vec<i64> {
         params[range].iter().map(|w| (w * scale).round() as i64).collect()
     };
-    println!("patterns, to move  {:?}", row(0..PATTERNS));
-    println!("patterns, waiting  {:?}", row(PATTERNS..2 * PATTERNS));
-    println!("combos, to move    {:?}", row(2 * PATTERNS..2 * PATTERNS + COMBOS));
-    println!("combos, waiting    {:?}", row(2 * PATTERNS + COMBOS..FEATURES));
-    println!("tempo              {:.1}", params[FEATURES]);
+    say!("patterns, to move  {:?}", row(0..PATTERNS));
+    say!("patterns, waiting  {:?}", row(PATTERNS..2 * PATTERNS));
+    say!("combos, to move    {:?}", row(2 * PATTERNS..2 * PATTERNS + COMBOS));
+    say!("combos, waiting    {:?}", row(2 * PATTERNS + COMBOS..FEATURES));
+    say!("tempo              {:.1}", params[FEATURES]);
 }
 
 fn fail(message: &str) -> ! {
