@@ -11,12 +11,14 @@
 //!             4. small boards: live-line / pairing-strategy bounds   → draw bounds
 //!             5. transposition table: cutoff, or a move to try first
 //!             6. depth exhausted, no five threatened                 → VCF, else evaluation
+//!                (on 15×15 corrected by the correction history, as in the shallow prunings)
 //!             7. moves: the single block if the opponent threatens (no depth spent),
 //!                else the candidates, ordered (TT move, killers, history, cell priority)
 //!             8. PVS loop: first move full window, others null window (late quiet moves
 //!                on 15×15 reduced by a ply first, or at shallow null-window nodes skipped
 //!                if they make or stop no three or four), re-search on success
-//!             9. store the result in the transposition table
+//!             9. store the result in the transposition table, and on 15×15 what the
+//!                evaluation missed in the correction history
 //! ```
 //!
 //! Scores are from the side to move; see [`score`]. On the small boards the TT key is the
@@ -29,6 +31,7 @@ pub mod limits;
 pub mod report;
 pub mod score;
 
+mod correction;
 mod ordering;
 mod symmetry;
 pub mod threats;
@@ -51,6 +54,7 @@ use crate::tt::{Bound, PROVEN_DEPTH, TranspositionTable, TtEntry, score_from_tt,
 pub use limits::SearchLimits;
 pub use report::{PvLine, SearchInfo, SearchResult};
 
+use correction::CorrectionHistory;
 use limits::{Stability, StopCheck};
 use ordering::{MovePicker, Ordering};
 use score::{INFINITY, MAX_PLY, Score, is_decisive, loss_in, win_in};
@@ -176,6 +180,8 @@ pub struct Searcher<'t, B: Bitboard> {
     limits: SearchLimits,
     check: StopCheck,
     ordering: Ordering,
+    /// What the static evaluation missed so far, by the last two moves (15×15).
+    correction: CorrectionHistory,
     /// Symmetric hashes along the current line (small boards only).
     sym: ArrayVec<SymmetricHash, { MAX_PLY + 1 }>,
     nodes: u64,
@@ -230,6 +236,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             check: StopCheck::new(&limits),
             limits,
             ordering: Ordering::new(),
+            correction: CorrectionHistory::new(),
             sym,
             nodes: 0,
             seldepth: 0,
@@ -738,6 +745,13 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         })
     }
 
+    /// The static evaluation with the correction history's adjustment (15×15 searches, where
+    /// the shallow prunings and the leaves use it).
+    #[inline]
+    fn corrected_eval(&self) -> Score {
+        eval::evaluate(&self.board) + self.correction.correction(&self.board)
+    }
+
     /// Reverse futility pruning, at a shallow null-window node with no five threatened: if
     /// the static evaluation is at least [`RFP_MARGIN`] per ply of `depth` (at most
     /// [`RFP_MAX_DEPTH`]) above `beta`, the node fails high with it unsearched — unless the
@@ -750,7 +764,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         if self.may_make_open_four(self.board.side_to_move().opponent()) {
             return None;
         }
-        let static_eval = eval::evaluate(&self.board);
+        let static_eval = self.corrected_eval();
         (static_eval - RFP_MARGIN * depth >= beta).then_some(static_eval)
     }
 
@@ -767,7 +781,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         if [Color::Black, Color::White].into_iter().any(|color| self.may_make_open_four(color)) {
             return false;
         }
-        eval::evaluate(&self.board) + RAZOR_MARGIN * depth <= alpha
+        self.corrected_eval() + RAZOR_MARGIN * depth <= alpha
     }
 
     /// Whether `color` has an empty cell where its stone makes an open four (it has an open
@@ -1028,7 +1042,11 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         if depth <= 0 && threats.is_empty() {
             self.heuristic = true;
             // Stand pat: a win the VCF could find would only raise a score that fails high.
-            let static_eval = eval::evaluate(&self.board).clamp(lower, upper);
+            let static_eval = if small {
+                eval::evaluate(&self.board).clamp(lower, upper)
+            } else {
+                self.corrected_eval()
+            };
             if static_eval >= beta {
                 return static_eval;
             }
@@ -1179,6 +1197,18 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         // (A node searched without some moves has no value of its own to keep.)
         if excluded.is_empty() {
             self.tt.store(key, entry);
+            // 11. What the static evaluation missed, for the correction history.
+            if !root && !small && threats.is_empty() && depth >= 1 && !is_decisive(best) {
+                let static_eval = self.corrected_eval();
+                let informative = match bound {
+                    Bound::Lower => best > static_eval,
+                    Bound::Upper => best < static_eval,
+                    Bound::Exact => true,
+                };
+                if informative {
+                    self.correction.update(&self.board, depth, best - static_eval);
+                }
+            }
         }
         best
     }

@@ -1,0 +1,115 @@
+//! Correction history: how far the static evaluation has been off from the search's results
+//! in this search, by side to move and the last two moves, added to the evaluation where
+//! the search uses it alone (the shallow prunings and the leaves).
+//!
+//! The evaluation counts patterns; what they miss is mostly about the fight around the last
+//! stones, and the same two moves recur all over a tree (in other orders, after other
+//! moves elsewhere). So each node searched to a depth of 1 or more whose score says
+//! something about its evaluation — an exact score, a lower bound above the corrected
+//! evaluation or an upper bound below it — pulls the entry of its last two moves towards
+//! the difference, more for deeper searches and less as the entry nears its limit.
+
+use crate::bitboard::Bitboard;
+use crate::board::{Board, Color};
+use crate::search::score::Score;
+
+/// Entries per side to move: the last move's cell index × 256 + the one before's (255 for
+/// none).
+const SIZE: usize = 1 << 16;
+/// Entries are in 1/`GRAIN` of an evaluation unit.
+const GRAIN: i32 = 128;
+/// The largest correction, in entry units (200 evaluation units, about two-thirds of an open
+/// three).
+const LIMIT: i32 = 200 * GRAIN;
+
+/// The corrections of one search (one per thread: nothing is shared).
+pub(crate) struct CorrectionHistory {
+    entries: Box<[[i16; SIZE]; 2]>,
+}
+
+impl CorrectionHistory {
+    pub(crate) fn new() -> Self {
+        let entries = vec![[0; SIZE]; 2].into_boxed_slice();
+        CorrectionHistory { entries: entries.try_into().expect("one row per colour") }
+    }
+
+    /// The entry index of `board`'s last two moves.
+    #[inline]
+    fn slot<B: Bitboard>(board: &Board<B>) -> usize {
+        let history = board.history();
+        let back = |n: usize| {
+            history.len().checked_sub(n).map_or(u8::MAX as usize, |i| history[i].index())
+        };
+        back(1) << 8 | back(2)
+    }
+
+    /// The correction to add to the static evaluation of `board` (for its side to move).
+    #[inline]
+    pub(crate) fn correction<B: Bitboard>(&self, board: &Board<B>) -> Score {
+        self.get(board.side_to_move(), Self::slot(board))
+    }
+
+    fn get(&self, color: Color, slot: usize) -> Score {
+        i32::from(self.entries[color.index()][slot]) / GRAIN
+    }
+
+    /// A search of `depth` plies found `board` worth `diff` more than its corrected
+    /// evaluation (less, if negative).
+    pub(crate) fn update<B: Bitboard>(&mut self, board: &Board<B>, depth: i32, diff: Score) {
+        self.add(board.side_to_move(), Self::slot(board), depth, diff);
+    }
+
+    fn add(&mut self, color: Color, slot: usize, depth: i32, diff: Score) {
+        let entry = &mut self.entries[color.index()][slot];
+        // A quarter of the limit at most per update; the entry moves towards the bonus's side
+        // and slows down near the limit (`e + b − e·|b| / LIMIT` stays within ±LIMIT).
+        let bonus = diff.saturating_mul(GRAIN * depth / 8).clamp(-LIMIT / 4, LIMIT / 4);
+        let old = i32::from(*entry);
+        let new = old + bonus - old * bonus.abs() / LIMIT;
+        *entry = i16::try_from(new.clamp(-LIMIT, LIMIT)).expect("LIMIT fits an i16");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::Bits256;
+    use crate::rules::Rule;
+
+    #[test]
+    fn entries_follow_the_differences_and_stay_within_the_limit() {
+        let mut history = CorrectionHistory::new();
+        let (color, slot) = (Color::Black, 0x1234);
+        assert_eq!(history.get(color, slot), 0);
+        history.add(color, slot, 8, 10);
+        assert_eq!(history.get(color, slot), 10, "a difference of 10 at depth 8");
+        history.add(color, slot, 8, -4);
+        let after = history.get(color, slot);
+        assert!((5..10).contains(&after), "pulled back towards -4: {after}");
+        for _ in 0..1_000 {
+            history.add(color, slot, 30, 10_000);
+        }
+        assert_eq!(history.get(color, slot), LIMIT / GRAIN, "held at the limit");
+        for _ in 0..1_000 {
+            history.add(color, slot, 30, -10_000);
+        }
+        assert_eq!(history.get(color, slot), -LIMIT / GRAIN);
+        assert_eq!(history.get(Color::White, slot), 0, "the other side's entry is apart");
+        assert_eq!(history.get(color, slot + 1), 0, "and so is another pair of moves");
+    }
+
+    #[test]
+    fn the_slot_is_the_last_two_moves() {
+        let board = |moves| Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
+        let (a1, b1, c1) = (0, 1, 2);
+        assert_eq!(CorrectionHistory::slot(&board("")), 0xFFFF);
+        assert_eq!(CorrectionHistory::slot(&board("a1")), a1 << 8 | 0xFF);
+        assert_eq!(CorrectionHistory::slot(&board("a1,b1")), b1 << 8 | a1);
+        assert_eq!(CorrectionHistory::slot(&board("a1,b1,c1")), c1 << 8 | b1);
+        let mut history = CorrectionHistory::new();
+        let position = board("a1,b1,c1");
+        history.update(&position, 8, 7);
+        assert_eq!(history.correction(&position), 7);
+        assert_eq!(history.correction(&board("a1,b1")), 0);
+    }
+}
