@@ -57,7 +57,7 @@ pub use report::{PvLine, SearchInfo, SearchResult};
 use correction::CorrectionHistory;
 use limits::{Stability, StopCheck};
 use ordering::{MovePicker, Ordering};
-use score::{INFINITY, MAX_PLY, Score, is_decisive, loss_in, win_in};
+use score::{INFINITY, MAX_EVAL, MAX_PLY, Score, is_decisive, loss_in, win_in};
 use symmetry::SymmetricHash;
 use threats::{ThreatSearch, Threats};
 
@@ -746,10 +746,11 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     }
 
     /// The static evaluation with the correction history's adjustment (15×15 searches, where
-    /// the shallow prunings and the leaves use it).
+    /// the shallow prunings and the leaves use it), still short of a proof's score.
     #[inline]
     fn corrected_eval(&self) -> Score {
-        eval::evaluate(&self.board) + self.correction.correction(&self.board)
+        let corrected = eval::evaluate(&self.board) + self.correction.correction(&self.board);
+        corrected.clamp(-MAX_EVAL, MAX_EVAL)
     }
 
     /// Reverse futility pruning, at a shallow null-window node with no five threatened: if
