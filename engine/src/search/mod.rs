@@ -745,8 +745,9 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         })
     }
 
-    /// The static evaluation with the correction history's adjustment (15×15 searches, where
-    /// the shallow prunings and the leaves use it), still short of a proof's score.
+    /// The static evaluation with the correction history's adjustment (the shallow prunings
+    /// and the leaves use it), still short of a proof's score. Only 15×15 nodes update the
+    /// history, so on the small boards this is the evaluation itself.
     #[inline]
     fn corrected_eval(&self) -> Score {
         let corrected = eval::evaluate(&self.board) + self.correction.correction(&self.board);
@@ -1043,11 +1044,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         if depth <= 0 && threats.is_empty() {
             self.heuristic = true;
             // Stand pat: a win the VCF could find would only raise a score that fails high.
-            let static_eval = if small {
-                eval::evaluate(&self.board).clamp(lower, upper)
-            } else {
-                self.corrected_eval()
-            };
+            let static_eval = self.corrected_eval().clamp(lower, upper);
             if static_eval >= beta {
                 return static_eval;
             }
