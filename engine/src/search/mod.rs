@@ -38,6 +38,7 @@ pub mod threats;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
+use std::time::Instant;
 
 use arrayvec::ArrayVec;
 
@@ -72,6 +73,14 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_INDEX: usize = 4;
 /// Divides `ln(depth) · ln(index)` in [`lmr_reduction`] (smaller: deeper reductions).
 pub const LMR_DIVISOR: f64 = 1.8;
+
+/// The deadline of one of `remaining` solves (this one included) that share the time from
+/// `now` until `end` equally: each gets what the ones before left over, divided evenly. Once
+/// `end` has passed, `now` (such a solve stops at its first look at the clock).
+fn slice_deadline(now: Instant, end: Instant, remaining: usize) -> Instant {
+    let share = u32::try_from(remaining.max(1)).unwrap_or(u32::MAX);
+    now + end.saturating_duration_since(now) / share
+}
 
 /// How many plies a late quiet move's first search is reduced by: one, more for later moves
 /// at greater depths (the product of their logarithms), one less at PV nodes (at least one).
@@ -154,6 +163,10 @@ pub const DEFENCE_VCT_MAX_NODES: u64 = 1_280_000;
 pub const VCT_THREATS: u32 = 12;
 /// Share of the time budget the root threat searches may use before the main search.
 pub const THREAT_TIME_FRACTION: f64 = 0.3;
+/// Share of the time budget by which the defence filter's first round should be done: its
+/// solves share the time left until then equally (see `Searcher::safe_root_moves`), and
+/// the rest of [`THREAT_TIME_FRACTION`] is for the deeper rounds.
+pub const DEFENCE_FIRST_ROUND_FRACTION: f64 = 0.75 * THREAT_TIME_FRACTION;
 /// Most lines a multi-PV search reports (see [`Searcher::with_lines`]).
 pub const MAX_LINES: usize = 32;
 /// Most threads a search runs (see [`Searcher::with_threads`]).
@@ -541,7 +554,10 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     ///
     /// First the opponent's VCT is run as if the side to move passed, with
     /// [`DEFENCE_VCT_NODES`]: if it finds no win even with that free move, no candidate is
-    /// checked. Otherwise every candidate gets [`DEFENCE_VCT_NODES`]. If that refutes some
+    /// checked. Otherwise every candidate gets [`DEFENCE_VCT_NODES`] — and, with a time limit,
+    /// an equal share of the time left until [`DEFENCE_FIRST_ROUND_FRACTION`] of the aim, so
+    /// that a short turn checks every candidate with fewer nodes rather than the first few
+    /// with all of them (a solve cut short refutes nothing). If that refutes some
     /// but leaves a few (two to [`DEFENCE_DEEPER_MOVES`]), the opponent has real threats and a
     /// longer solve may refute more: the survivors are searched again with four times the
     /// nodes, up to [`DEFENCE_VCT_MAX_NODES`], while two or more survive. A round that refutes
@@ -565,7 +581,8 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             return None;
         }
         let ordered = self.ordering.order(&self.board, candidates, 0, None);
-        let (mut safe, refuted) = self.refuted_among(ordered.iter().copied(), DEFENCE_VCT_NODES);
+        let first_round_end = self.check.deadline_at(DEFENCE_FIRST_ROUND_FRACTION);
+        let (mut safe, refuted) = self.refuted_among(&ordered, DEFENCE_VCT_NODES, first_round_end);
         if (safe | refuted) != candidates {
             // Out of time: keep what was proven safe, or give up the filter.
             return (!safe.is_empty()).then_some(safe);
@@ -579,7 +596,8 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         {
             nodes *= 4;
             // (Moves the clock left unchecked stay.)
-            let still_safe = safe.without(self.refuted_among(safe.iter(), nodes).1);
+            let survivors: Vec<Cell> = safe.iter().collect();
+            let still_safe = safe.without(self.refuted_among(&survivors, nodes, None).1);
             if still_safe.is_empty() {
                 break;
             }
@@ -589,16 +607,27 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     }
 
     /// The defence filter's pass over `cells`, in their order, with `nodes` per opponent VCT:
-    /// the cells it keeps and those it refutes (see [`Searcher::opponent_wins_after`]).
-    /// Stops when the root threat searches' share of the time is spent: the cells not reached
-    /// are in neither set.
-    fn refuted_among(&mut self, cells: impl Iterator<Item = Cell>, nodes: u64) -> (B, B) {
+    /// the cells it keeps and those it refutes (see [`Searcher::opponent_wins_after`]). With
+    /// `shared_until`, each solve also gets an equal share of the time left until then (see
+    /// [`slice_deadline`]). Stops when the root threat searches' share of the time is spent:
+    /// the cells not reached are in neither set.
+    fn refuted_among(
+        &mut self,
+        cells: &[Cell],
+        nodes: u64,
+        shared_until: Option<Instant>,
+    ) -> (B, B) {
         let (mut kept, mut refuted) = (B::EMPTY, B::EMPTY);
-        for cell in cells {
+        let threat_deadline = self.check.deadline_at(THREAT_TIME_FRACTION);
+        for (index, &cell) in cells.iter().enumerate() {
             if self.check.spent(THREAT_TIME_FRACTION) {
                 break;
             }
-            if self.opponent_wins_after(cell, nodes) {
+            let deadline = match shared_until {
+                Some(end) => Some(slice_deadline(Instant::now(), end, cells.len() - index)),
+                None => threat_deadline,
+            };
+            if self.opponent_wins_after(cell, nodes, deadline) {
                 refuted = refuted.with(cell);
             } else {
                 kept = kept.with(cell);
@@ -607,31 +636,30 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         (kept, refuted)
     }
 
-    /// Whether the opponent's VCT, with `nodes` and the root threat searches' deadline, wins
-    /// after the side to move plays `cell` (see [`Searcher::safe_root_moves`]).
-    fn opponent_wins_after(&mut self, cell: Cell, nodes: u64) -> bool {
+    /// Whether the opponent's VCT, with `nodes` and `deadline`, wins after the side to move
+    /// plays `cell` (see [`Searcher::safe_root_moves`]).
+    fn opponent_wins_after(&mut self, cell: Cell, nodes: u64, deadline: Option<Instant>) -> bool {
         let refuted = match self.board.play_unchecked(cell) {
-            Outcome::Ongoing => self.vct_wins(nodes),
+            Outcome::Ongoing => self.vct_wins(nodes, deadline),
             _ => false,
         };
         self.board.undo_unchecked();
         refuted
     }
 
-    /// Whether the opponent's VCT, as in [`Searcher::opponent_wins_after`], wins if the side
-    /// to move passes.
+    /// Whether the opponent's VCT, with `nodes` and the root threat searches' deadline, wins
+    /// if the side to move passes.
     fn opponent_wins_with_a_free_move(&mut self, nodes: u64) -> bool {
         self.board.pass();
-        let wins = self.vct_wins(nodes);
+        let wins = self.vct_wins(nodes, self.check.deadline_at(THREAT_TIME_FRACTION));
         self.board.undo_pass();
         wins
     }
 
-    /// Whether the side to move's VCT wins within `nodes` and the root threat searches'
-    /// deadline.
-    fn vct_wins(&mut self, nodes: u64) -> bool {
+    /// Whether the side to move's VCT wins within `nodes` and `deadline`.
+    fn vct_wins(&mut self, nodes: u64, deadline: Option<Instant>) -> bool {
         let mut first = None;
-        let budget = (nodes, self.check.deadline_at(THREAT_TIME_FRACTION));
+        let budget = (nodes, deadline);
         let threats = Threats::FoursAndThrees;
         self.threat.solve(&mut self.board, threats, VCT_THREATS, budget, &mut first).is_some()
     }
@@ -1295,6 +1323,16 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_defence_filters_solves_share_the_time_left_equally() {
+        let now = Instant::now();
+        let ms = std::time::Duration::from_millis;
+        assert_eq!(slice_deadline(now, now + ms(40), 4), now + ms(10));
+        assert_eq!(slice_deadline(now, now + ms(40), 1), now + ms(40), "the last gets the rest");
+        assert_eq!(slice_deadline(now, now + ms(40), 0), now + ms(40));
+        assert_eq!(slice_deadline(now + ms(50), now + ms(40), 3), now + ms(50), "past the end");
+    }
+
     /// Black could make an open three (h8 h9 and h7 or h10), but two stones and a free move
     /// win nothing: the defence filter checks no root move and keeps them all.
     #[test]
@@ -1342,9 +1380,10 @@ mod tests {
         for (cell, refuted_deeper) in [("g6", true), ("k10", false)] {
             let cell = g.parse_pos(cell);
             let mut searcher = Searcher::new(board.clone(), &mut tt, SearchLimits::default());
-            assert!(!searcher.opponent_wins_after(cell, DEFENCE_VCT_NODES));
+            assert!(!searcher.opponent_wins_after(cell, DEFENCE_VCT_NODES, None));
             let mut fresh = Searcher::new(board.clone(), &mut tt, SearchLimits::default());
-            assert_eq!(fresh.opponent_wins_after(cell, DEFENCE_VCT_MAX_NODES), refuted_deeper);
+            let refuted = fresh.opponent_wins_after(cell, DEFENCE_VCT_MAX_NODES, None);
+            assert_eq!(refuted, refuted_deeper);
         }
         let mut searcher = Searcher::new(board, &mut tt, SearchLimits::default());
         let safe = searcher.safe_root_moves().expect("black threatens");
