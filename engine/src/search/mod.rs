@@ -74,14 +74,6 @@ pub const LMR_MIN_INDEX: usize = 4;
 /// Divides `ln(depth) · ln(index)` in [`lmr_reduction`] (smaller: deeper reductions).
 pub const LMR_DIVISOR: f64 = 1.8;
 
-/// The deadline of one of `remaining` solves (this one included) that share the time from
-/// `now` until `end` equally: each gets what the ones before left over, divided evenly. Once
-/// `end` has passed, `now` (such a solve stops at its first look at the clock).
-fn slice_deadline(now: Instant, end: Instant, remaining: usize) -> Instant {
-    let share = u32::try_from(remaining.max(1)).unwrap_or(u32::MAX);
-    now + end.saturating_duration_since(now) / share
-}
-
 /// How many plies a late quiet move's first search is reduced by: one, more for later moves
 /// at greater depths (the product of their logarithms), one less at PV nodes (at least one).
 fn lmr_reduction(depth: i32, index: usize, pv_node: bool) -> i32 {
@@ -167,6 +159,15 @@ pub const THREAT_TIME_FRACTION: f64 = 0.3;
 /// solves share the time left until then equally (see `Searcher::safe_root_moves`), and
 /// the rest of [`THREAT_TIME_FRACTION`] is for the deeper rounds.
 pub const DEFENCE_FIRST_ROUND_FRACTION: f64 = 0.75 * THREAT_TIME_FRACTION;
+
+/// The deadline of one of `remaining` solves (this one included) that share the time from
+/// `now` until `end` equally: each gets what the ones before left over, divided evenly. Once
+/// `end` has passed, `now` (such a solve stops at its first look at the clock).
+fn slice_deadline(now: Instant, end: Instant, remaining: usize) -> Instant {
+    let share = u32::try_from(remaining.max(1)).unwrap_or(u32::MAX);
+    now + end.saturating_duration_since(now) / share
+}
+
 /// Most lines a multi-PV search reports (see [`Searcher::with_lines`]).
 pub const MAX_LINES: usize = 32;
 /// Most threads a search runs (see [`Searcher::with_threads`]).
@@ -582,7 +583,8 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         }
         let ordered = self.ordering.order(&self.board, candidates, 0, None);
         let first_round_end = self.check.deadline_at(DEFENCE_FIRST_ROUND_FRACTION);
-        let (mut safe, refuted) = self.refuted_among(&ordered, DEFENCE_VCT_NODES, first_round_end);
+        let (mut safe, refuted) =
+            self.refuted_among(ordered.iter().copied(), DEFENCE_VCT_NODES, first_round_end);
         if (safe | refuted) != candidates {
             // Out of time: keep what was proven safe, or give up the filter.
             return (!safe.is_empty()).then_some(safe);
@@ -596,8 +598,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         {
             nodes *= 4;
             // (Moves the clock left unchecked stay.)
-            let survivors: Vec<Cell> = safe.iter().collect();
-            let still_safe = safe.without(self.refuted_among(&survivors, nodes, None).1);
+            let still_safe = safe.without(self.refuted_among(safe.iter(), nodes, None).1);
             if still_safe.is_empty() {
                 break;
             }
@@ -613,18 +614,19 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     /// the cells not reached are in neither set.
     fn refuted_among(
         &mut self,
-        cells: &[Cell],
+        cells: impl ExactSizeIterator<Item = Cell>,
         nodes: u64,
         shared_until: Option<Instant>,
     ) -> (B, B) {
         let (mut kept, mut refuted) = (B::EMPTY, B::EMPTY);
         let threat_deadline = self.check.deadline_at(THREAT_TIME_FRACTION);
-        for (index, &cell) in cells.iter().enumerate() {
+        let count = cells.len();
+        for (index, cell) in cells.enumerate() {
             if self.check.spent(THREAT_TIME_FRACTION) {
                 break;
             }
             let deadline = match shared_until {
-                Some(end) => Some(slice_deadline(Instant::now(), end, cells.len() - index)),
+                Some(end) => Some(slice_deadline(Instant::now(), end, count - index)),
                 None => threat_deadline,
             };
             if self.opponent_wins_after(cell, nodes, deadline) {
