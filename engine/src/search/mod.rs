@@ -155,10 +155,6 @@ pub const DEFENCE_VCT_MAX_NODES: u64 = 1_280_000;
 pub const VCT_THREATS: u32 = 12;
 /// Share of the time budget the root threat searches may use before the main search.
 pub const THREAT_TIME_FRACTION: f64 = 0.3;
-/// Share of the time budget by which the defence filter's first round should be done: its
-/// solves share the time left until then equally (see `Searcher::safe_root_moves`), and
-/// the rest of [`THREAT_TIME_FRACTION`] is for the deeper rounds.
-pub const DEFENCE_FIRST_ROUND_FRACTION: f64 = 0.75 * THREAT_TIME_FRACTION;
 
 /// The deadline of one of `remaining` solves (this one included) that share the time from
 /// `now` until `end` equally: each gets what the ones before left over, divided evenly. Once
@@ -556,9 +552,10 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     /// First the opponent's VCT is run as if the side to move passed, with
     /// [`DEFENCE_VCT_NODES`]: if it finds no win even with that free move, no candidate is
     /// checked. Otherwise every candidate gets [`DEFENCE_VCT_NODES`] — and, with a time limit,
-    /// an equal share of the time left until [`DEFENCE_FIRST_ROUND_FRACTION`] of the aim, so
-    /// that a short turn checks every candidate with fewer nodes rather than the first few
-    /// with all of them (a solve cut short refutes nothing). If that refutes some
+    /// an equal share of the time left until the root threat searches' share
+    /// ([`THREAT_TIME_FRACTION`]) is spent, so that a short turn checks every candidate with
+    /// fewer nodes rather than the first few with all of them (a solve cut short refutes
+    /// nothing), while a long one, where every solve fits, loses none. If that refutes some
     /// but leaves a few (two to [`DEFENCE_DEEPER_MOVES`]), the opponent has real threats and a
     /// longer solve may refute more: the survivors are searched again with four times the
     /// nodes, up to [`DEFENCE_VCT_MAX_NODES`], while two or more survive. A round that refutes
@@ -582,9 +579,8 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             return None;
         }
         let ordered = self.ordering.order(&self.board, candidates, 0, None);
-        let first_round_end = self.check.deadline_at(DEFENCE_FIRST_ROUND_FRACTION);
         let (mut safe, refuted) =
-            self.refuted_among(ordered.iter().copied(), DEFENCE_VCT_NODES, first_round_end);
+            self.refuted_among(ordered.iter().copied(), DEFENCE_VCT_NODES, true);
         if (safe | refuted) != candidates {
             // Out of time: keep what was proven safe, or give up the filter.
             return (!safe.is_empty()).then_some(safe);
@@ -598,7 +594,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         {
             nodes *= 4;
             // (Moves the clock left unchecked stay.)
-            let still_safe = safe.without(self.refuted_among(safe.iter(), nodes, None).1);
+            let still_safe = safe.without(self.refuted_among(safe.iter(), nodes, false).1);
             if still_safe.is_empty() {
                 break;
             }
@@ -608,15 +604,16 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     }
 
     /// The defence filter's pass over `cells`, in their order, with `nodes` per opponent VCT:
-    /// the cells it keeps and those it refutes (see [`Searcher::opponent_wins_after`]). With
-    /// `shared_until`, each solve also gets an equal share of the time left until then (see
-    /// [`slice_deadline`]). Stops when the root threat searches' share of the time is spent:
-    /// the cells not reached are in neither set.
+    /// the cells it keeps and those it refutes (see [`Searcher::opponent_wins_after`]). Each
+    /// solve may run until the root threat searches' share of the time is spent, or with
+    /// `share_time`, only for an equal share of the time left until then (see
+    /// [`slice_deadline`]). Stops when that share is spent: the cells not reached are in
+    /// neither set.
     fn refuted_among(
         &mut self,
         cells: impl ExactSizeIterator<Item = Cell>,
         nodes: u64,
-        shared_until: Option<Instant>,
+        share_time: bool,
     ) -> (B, B) {
         let (mut kept, mut refuted) = (B::EMPTY, B::EMPTY);
         let threat_deadline = self.check.deadline_at(THREAT_TIME_FRACTION);
@@ -625,9 +622,9 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             if self.check.spent(THREAT_TIME_FRACTION) {
                 break;
             }
-            let deadline = match shared_until {
-                Some(end) => Some(slice_deadline(Instant::now(), end, count - index)),
-                None => threat_deadline,
+            let deadline = match threat_deadline {
+                Some(end) if share_time => Some(slice_deadline(Instant::now(), end, count - index)),
+                _ => threat_deadline,
             };
             if self.opponent_wins_after(cell, nodes, deadline) {
                 refuted = refuted.with(cell);
