@@ -36,8 +36,8 @@ mod ordering;
 mod symmetry;
 pub mod threats;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
+use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 
 use arrayvec::ArrayVec;
@@ -77,9 +77,32 @@ pub const LMR_DIVISOR: f64 = 1.8;
 /// How many plies a late quiet move's first search is reduced by: one, more for later moves
 /// at greater depths (the product of their logarithms), one less at PV nodes (at least one).
 fn lmr_reduction(depth: i32, index: usize, pv_node: bool) -> i32 {
-    let r = (f64::from(depth).ln() * (index as f64).ln() / LMR_DIVISOR) as i32;
+    let r = usize::try_from(depth)
+        .ok()
+        .and_then(|d| LMR_TABLE.get(d))
+        .and_then(|row| row.get(index))
+        .map_or_else(|| lmr_base_reduction(depth, index), |&r| i32::from(r));
     (r - i32::from(pv_node)).max(1)
 }
+
+/// `ln(depth) · ln(index) / LMR_DIVISOR`, rounded down: the reduction before the PV node's
+/// ply and the floor of one.
+fn lmr_base_reduction(depth: i32, index: usize) -> i32 {
+    (f64::from(depth).ln() * (index as f64).ln() / LMR_DIVISOR) as i32
+}
+
+/// [`lmr_base_reduction`] for every depth below 64 and move index below 256 (a 15×15 board
+/// has 225 cells), computed once: the two logarithms cost more than the rest of a late
+/// move's bookkeeping. Other arguments fall back to the formula.
+static LMR_TABLE: LazyLock<Box<[[u8; 256]; 64]>> = LazyLock::new(|| {
+    let mut table = Box::new([[0u8; 256]; 64]);
+    for (depth, row) in (0i32..).zip(table.iter_mut()) {
+        for (index, r) in row.iter_mut().enumerate() {
+            *r = u8::try_from(lmr_base_reduction(depth, index).max(0)).unwrap_or(u8::MAX);
+        }
+    }
+    table
+});
 
 /// Late-move pruning: at null-window nodes with at most this much depth left ...
 pub const LMP_MAX_DEPTH: i32 = 4;
@@ -1295,6 +1318,13 @@ mod tests {
                         assert_eq!(r, (null_window - 1).max(1));
                     }
                 }
+            }
+        }
+        // The table gives what the formula gives, wherever a search can look it up.
+        for depth in 1..80 {
+            for index in 1..300 {
+                let from_table = lmr_reduction(depth, index, false);
+                assert_eq!(from_table, lmr_base_reduction(depth, index).max(1), "{depth} {index}");
             }
         }
         assert_eq!(lmr_reduction(3, LMR_MIN_INDEX, false), 1);
