@@ -601,6 +601,14 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         if !opponent_threatens || !self.opponent_wins_with_a_free_move(DEFENCE_VCT_NODES) {
             return None;
         }
+        // The free move's win guides the solves after each root move (see `Hints`).
+        let safe = self.refute_root_moves(candidates);
+        self.threat.forget_hints();
+        safe
+    }
+
+    /// [`Searcher::safe_root_moves`] once the opponent is known to win with a free move.
+    fn refute_root_moves(&mut self, candidates: B) -> Option<B> {
         let ordered = self.ordering.order(&self.board, candidates, 0, None);
         let (mut safe, refuted) =
             self.refuted_among(ordered.iter().copied(), DEFENCE_VCT_NODES, true);
@@ -661,8 +669,17 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     /// Whether the opponent's VCT, with `nodes` and `deadline`, wins after the side to move
     /// plays `cell` (see [`Searcher::safe_root_moves`]).
     fn opponent_wins_after(&mut self, cell: Cell, nodes: u64, deadline: Option<Instant>) -> bool {
+        // The positions after `cell` differ from those after a pass by the pass and `cell`.
+        let delta = crate::zobrist::key(self.board.side_to_move(), cell) ^ crate::zobrist::PASS;
         let refuted = match self.board.play_unchecked(cell) {
-            Outcome::Ongoing => self.vct_wins(nodes, deadline),
+            Outcome::Ongoing => {
+                let (mut first, threats) = (None, Threats::FoursAndThrees);
+                let budget = (nodes, deadline);
+                let board = &mut self.board;
+                self.threat
+                    .solve_guided(board, threats, VCT_THREATS, budget, delta, &mut first)
+                    .is_some()
+            }
             _ => false,
         };
         self.board.undo_unchecked();
@@ -670,20 +687,18 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     }
 
     /// Whether the opponent's VCT, with `nodes` and the root threat searches' deadline, wins
-    /// if the side to move passes.
+    /// if the side to move passes; if it does, the solver keeps the win as hints for the
+    /// defence filter's solves (see `Hints`).
     fn opponent_wins_with_a_free_move(&mut self, nodes: u64) -> bool {
         self.board.pass();
-        let wins = self.vct_wins(nodes, self.check.deadline_at(THREAT_TIME_FRACTION));
+        let (mut first, threats) = (None, Threats::FoursAndThrees);
+        let budget = (nodes, self.check.deadline_at(THREAT_TIME_FRACTION));
+        let win = self.threat.solve(&mut self.board, threats, VCT_THREATS, budget, &mut first);
         self.board.undo_pass();
-        wins
-    }
-
-    /// Whether the side to move's VCT wins within `nodes` and `deadline`.
-    fn vct_wins(&mut self, nodes: u64, deadline: Option<Instant>) -> bool {
-        let mut first = None;
-        let budget = (nodes, deadline);
-        let threats = Threats::FoursAndThrees;
-        self.threat.solve(&mut self.board, threats, VCT_THREATS, budget, &mut first).is_some()
+        if let Some(plies) = win {
+            self.threat.learn_hints(plies);
+        }
+        win.is_some()
     }
 
     /// A legal move to play if no iteration completes: a win now, else the block of the
