@@ -399,8 +399,9 @@ impl ThreatSearch {
     }
 
     /// Keeps the wins in the table as [`Hints`] for [`ThreatSearch::solve_guided`]: call it
-    /// right after a solve that found a win in `plies` plies. The positions of that solve's
-    /// proof are in the table (a later solve may overwrite a few).
+    /// right after a solve that found a win in `plies` plies, whose proof's positions are then
+    /// in the table (but for a few that its later nodes overwrote: the table always
+    /// replaces).
     pub(crate) fn learn_hints(&mut self, plies: usize) {
         // (Fixed seeds: no randomness is needed, and none is at hand without ahash's
         // runtime-rng feature.)
