@@ -672,14 +672,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         // The positions after `cell` differ from those after a pass by the pass and `cell`.
         let delta = crate::zobrist::key(self.board.side_to_move(), cell) ^ crate::zobrist::PASS;
         let refuted = match self.board.play_unchecked(cell) {
-            Outcome::Ongoing => {
-                let (mut first, threats) = (None, Threats::FoursAndThrees);
-                let budget = (nodes, deadline);
-                let board = &mut self.board;
-                self.threat
-                    .solve_guided(board, threats, VCT_THREATS, budget, delta, &mut first)
-                    .is_some()
-            }
+            Outcome::Ongoing => self.vct(nodes, deadline, Some(delta)).is_some(),
             _ => false,
         };
         self.board.undo_unchecked();
@@ -691,14 +684,25 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     /// defence filter's solves (see `Hints`).
     fn opponent_wins_with_a_free_move(&mut self, nodes: u64) -> bool {
         self.board.pass();
-        let (mut first, threats) = (None, Threats::FoursAndThrees);
-        let budget = (nodes, self.check.deadline_at(THREAT_TIME_FRACTION));
-        let win = self.threat.solve(&mut self.board, threats, VCT_THREATS, budget, &mut first);
+        let win = self.vct(nodes, self.check.deadline_at(THREAT_TIME_FRACTION), None);
         self.board.undo_pass();
         if let Some(plies) = win {
             self.threat.learn_hints(plies);
         }
         win.is_some()
+    }
+
+    /// Plies to the side to move's VCT win within `nodes` and `deadline`, if it finds one;
+    /// with `hint_delta`, guided by the solver's hints (see `ThreatSearch::solve_guided`).
+    fn vct(
+        &mut self,
+        nodes: u64,
+        deadline: Option<Instant>,
+        hint_delta: Option<u64>,
+    ) -> Option<usize> {
+        let (mut first, threats) = (None, Threats::FoursAndThrees);
+        let (board, budget) = (&mut self.board, (nodes, deadline));
+        self.threat.solve_guided(board, threats, VCT_THREATS, budget, hint_delta, &mut first)
     }
 
     /// A legal move to play if no iteration completes: a win now, else the block of the

@@ -423,19 +423,19 @@ impl ThreatSearch {
         self.hints = None;
     }
 
-    /// [`ThreatSearch::solve`], guided by the hints kept (if any): the position being solved,
-    /// and every one reached from it, has the hash of the corresponding position of the
-    /// hints' solve xor `delta`.
+    /// [`ThreatSearch::solve`], guided by the hints kept (if any) when given `delta`: the
+    /// position being solved, and every one reached from it, has the hash of the
+    /// corresponding position of the hints' solve xor `delta`.
     pub(crate) fn solve_guided<B: Bitboard>(
         &mut self,
         board: &mut Board<B>,
         threats: Threats,
         max_threats: u32,
         budget: (u64, Option<Instant>),
-        delta: u64,
+        delta: Option<u64>,
         first: &mut Option<Cell>,
     ) -> Option<usize> {
-        self.hint_delta = self.hints.is_some().then_some(delta);
+        self.hint_delta = delta.filter(|_| self.hints.is_some());
         let win = self.solve(board, threats, max_threats, budget, first);
         self.hint_delta = None;
         win
@@ -1052,7 +1052,7 @@ mod tests {
                 Threats::FoursAndThrees,
                 12,
                 budget,
-                delta,
+                Some(delta),
                 &mut first,
             );
             board.undo_unchecked();
