@@ -328,11 +328,33 @@ fn packed_potential(pair: PatternPair) -> i128 {
     PACKED_POTENTIAL[usize::from(pair & 0xFF)]
 }
 
-/// One pattern pair changed by a placement: where (flat key index), and its value before.
+/// Toggles cell `row` in the threat-cell sets of the `flags` (bit `4 · colour + kind`).
+#[inline(always)]
+fn toggle_kinds(kind_cells: &mut [[Bits256; KINDS]; 2], row: usize, mut flags: u8) {
+    let (limb, bit) = (row >> 6, 1u64 << (row & 63));
+    while flags != 0 {
+        let flag_index = flags.trailing_zeros() as usize;
+        flags &= flags - 1;
+        kind_cells[flag_index / 4][flag_index % 4].0[limb] ^= bit;
+    }
+}
+
+/// One pattern pair changed by a placement: where (flat key index), its value before, and
+/// what the change did to its cell's other state — the threat-kind flags it toggled (see
+/// [`LineKeys::track_kinds`]) and what it added to the cell's combination indices (0 when
+/// the placement kept no sums) — so that removing the stone undoes them with no lookup.
+/// A stone sees each cell along one line only, so a placement changes at most one pair per
+/// cell and its changes can be undone in any order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct Change {
     slot: u16,
     old: PatternPair,
+    combo_delta: u32,
+    toggled: u8,
+}
+
+impl Change {
+    const NONE: Change = Change { slot: 0, old: 0, combo_delta: 0, toggled: 0 };
 }
 
 /// What undoing one placement needs: the stone's code, where its changes start, the sums
@@ -412,22 +434,19 @@ impl LineKeys {
     }
 
     /// The entry at `slot` changes from `old` to `new`, with other threat kinds: toggles the
-    /// cell in the threat-cell sets whose membership changes. A cell is in a set if any of
-    /// its four directions has the kind, so membership is the OR over the row; the other
-    /// three directions are the same before and after. Called before the entry is written
-    /// (the row is read whole: reading it right after a narrow store to it would stall).
+    /// cell in the threat-cell sets whose membership changes, and returns those sets' flags
+    /// (bit `4 · colour + kind`). A cell is in a set if any of its four directions has the
+    /// kind, so membership is the OR over the row; the other three directions are the same
+    /// before and after. Called before the entry is written (the row is read whole: reading
+    /// it right after a narrow store to it would stall).
     #[inline(always)]
-    fn track_kinds(&mut self, slot: usize, old: PatternPair, new: PatternPair) {
+    fn track_kinds(&mut self, slot: usize, old: PatternPair, new: PatternPair) -> u8 {
         let (row, d) = (slot >> 2 & (SLOTS - 1), slot & 3);
         let entries = self.pairs[row];
         let others = (0..4).fold(0, |acc, i| acc | if i == d { 0 } else { pair_kinds(entries[i]) });
-        let mut toggled = (others | pair_kinds(old)) ^ (others | pair_kinds(new));
-        let (limb, bit) = (row >> 6, 1u64 << (row & 63));
-        while toggled != 0 {
-            let flag_index = toggled.trailing_zeros() as usize;
-            toggled &= toggled - 1;
-            self.kind_cells[flag_index / 4][flag_index % 4].0[limb] ^= bit;
-        }
+        let toggled = (others | pair_kinds(old)) ^ (others | pair_kinds(new));
+        toggle_kinds(&mut self.kind_cells, row, toggled);
+        toggled
     }
 
     /// Takes the four patterns of `cell` (now occupied) and their combination out of the
@@ -504,7 +523,7 @@ impl LineKeys {
         }
         // The changes and the sum are gathered in locals and written once: pushing and
         // adding to `self` in the loop makes every iteration wait on the last one's store.
-        let mut changes = [Change { slot: 0, old: 0 }; 4 * 2 * HALF];
+        let mut changes = [Change::NONE; 4 * 2 * HALF];
         let (mut changed, mut potential) = (0, 0);
         for (&(slot, _), &new_pair) in live[..n].iter().zip(&new_pairs) {
             let index = slot_index(slot);
@@ -512,12 +531,13 @@ impl LineKeys {
             if old_pair == new_pair {
                 continue;
             }
-            changes[changed] = Change { slot, old: old_pair };
-            changed += 1;
-            if pair_kinds(old_pair) != pair_kinds(new_pair) {
-                self.track_kinds(index, old_pair, new_pair);
-            }
+            let toggled = if pair_kinds(old_pair) != pair_kinds(new_pair) {
+                self.track_kinds(index, old_pair, new_pair)
+            } else {
+                0
+            };
             self.pairs.as_flattened_mut()[index] = new_pair;
+            let mut combo_delta = 0;
             if SUMS {
                 potential += packed_potential(new_pair) - packed_potential(old_pair);
                 // Most changes are between weak patterns, which leave the cell's
@@ -525,42 +545,39 @@ impl LineKeys {
                 let combos = self.table.combos();
                 let (old_digits, new_digits) = (combos.digits(old_pair), combos.digits(new_pair));
                 if old_digits != new_digits {
+                    // (A colour's part may fall: the delta wraps, the sum does not.)
+                    combo_delta = new_digits.wrapping_sub(old_digits);
                     let indices = &mut self.combo_indices[index >> 2 & (SLOTS - 1)];
                     let before = *indices;
-                    *indices = before - old_digits + new_digits;
+                    *indices = before.wrapping_add(combo_delta);
                     potential += combos.worth(*indices) - combos.worth(before);
                 }
             }
+            changes[changed] = Change { slot, old: old_pair, combo_delta, toggled };
+            changed += 1;
         }
         self.changes.extend_from_slice(&changes[..changed]);
         self.potential += potential;
     }
 
-    /// Takes `cell`'s `code` out of every key that sees it and puts back the pattern pairs
-    /// recorded since `changes_start` (the removal of the stone placed last), and their
-    /// combination indices if the placement updated the sums (`SUMS`).
+    /// Takes `cell`'s `code` out of every key that sees it and undoes the changes recorded
+    /// since `changes_start` (the removal of the stone placed last): the pattern pairs, the
+    /// threat-kind flags they toggled and their combination indices.
     #[inline(always)]
-    fn restore<const SUMS: bool>(&mut self, cell: Cell, code: u32, changes_start: usize) {
+    fn restore(&mut self, cell: Cell, code: u32, changes_start: usize) {
         let keys = self.keys.as_flattened_mut();
         for &Seer { slot, weight } in SEERS.of(cell) {
             keys[slot_index(slot)] -= code * u32::from(weight);
         }
-        for i in (changes_start..self.changes.len()).rev() {
-            let Change { slot, old } = self.changes[i];
+        let pairs = self.pairs.as_flattened_mut();
+        for &Change { slot, old, combo_delta, toggled } in &self.changes[changes_start..] {
             let slot = slot_index(slot);
-            let current = self.pairs.as_flattened()[slot];
-            if pair_kinds(current) != pair_kinds(old) {
-                self.track_kinds(slot, current, old);
+            let row = slot >> 2 & (SLOTS - 1);
+            if toggled != 0 {
+                toggle_kinds(&mut self.kind_cells, row, toggled);
             }
-            self.pairs.as_flattened_mut()[slot] = old;
-            if SUMS {
-                let combos = self.table.combos();
-                let (current_digits, old_digits) = (combos.digits(current), combos.digits(old));
-                if current_digits != old_digits {
-                    let indices = &mut self.combo_indices[slot >> 2 & (SLOTS - 1)];
-                    *indices = *indices - current_digits + old_digits;
-                }
-            }
+            pairs[slot] = old;
+            self.combo_indices[row] = self.combo_indices[row].wrapping_sub(combo_delta);
         }
         self.changes.truncate(changes_start);
     }
@@ -629,11 +646,7 @@ impl LineState<Bits256> for LineKeys {
             return;
         }
         let frame = self.frames.pop().expect("remove follows place (last in, first out)");
-        if frame.sums {
-            self.restore::<true>(cell, frame.code, frame.changes_start as usize);
-        } else {
-            self.restore::<false>(cell, frame.code, frame.changes_start as usize);
-        }
+        self.restore(cell, frame.code, frame.changes_start as usize);
         self.vacant[cell.index()] = 1;
         self.potential = frame.potential;
     }
