@@ -238,6 +238,29 @@ impl TranspositionTable {
         self.buckets * BUCKET_ENTRIES
     }
 
+    /// Bytes of the table's storage (its entries and the spare slots that align them).
+    pub fn storage_bytes(&self) -> usize {
+        std::mem::size_of_val(self.slots.as_slice())
+    }
+
+    /// Has the system back the storage's pages from byte `from` on, up to `bytes` of them,
+    /// with memory now, and returns where to go on (at most [`TranspositionTable::storage_bytes`]).
+    /// The zeroed allocation is only promised: every page is zeroed and mapped at its first
+    /// write, which a search of a fresh table would otherwise pay for as it goes (see
+    /// `docs/protocol.md`). Each page gets one write of the value it holds, so the contents
+    /// stay as they were.
+    pub fn touch(&mut self, from: usize, bytes: usize) -> usize {
+        const PAGE_BYTES: usize = 4096;
+        let slot_bytes = std::mem::size_of::<Words>();
+        let end = from.saturating_add(bytes).min(self.storage_bytes());
+        for byte in (from.next_multiple_of(PAGE_BYTES)..end).step_by(PAGE_BYTES) {
+            let word = self.slots[byte / slot_bytes][0].get_mut();
+            // (An opaque value: a write the compiler could prove idle it would leave out.)
+            *word = std::hint::black_box(*word);
+        }
+        end
+    }
+
     /// Re-creates the table with a new byte budget (contents are dropped).
     pub fn resize(&mut self, bytes: usize) {
         *self = TranspositionTable::with_bytes(bytes);
@@ -400,6 +423,27 @@ mod tests {
                 assert_eq!(score_from_tt(score_to_tt(s, ply), ply), s, "{s} at ply {ply}");
             }
         }
+    }
+
+    #[test]
+    fn touching_the_pages_keeps_every_entry() {
+        let mut tt = TranspositionTable::with_bytes(1 << 20);
+        let keys: Vec<u64> = (1..2_000u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
+        for (i, &key) in keys.iter().enumerate() {
+            tt.store(key, entry(i as Score, Some((i % 200) as u8), 3, Bound::Exact));
+        }
+        let before: Vec<_> = keys.iter().map(|&key| tt.probe(key)).collect();
+        let total = tt.storage_bytes();
+        assert!(total > tt.bytes(), "the spare bucket is storage too");
+        // In uneven steps, past the end.
+        let mut at = 0;
+        for step in [1, 4095, 70_000, 1 << 20, 1 << 30] {
+            at = tt.touch(at, step);
+        }
+        assert_eq!(at, total);
+        assert_eq!(tt.touch(total, 4096), total);
+        let after: Vec<_> = keys.iter().map(|&key| tt.probe(key)).collect();
+        assert_eq!(after, before);
     }
 
     #[test]

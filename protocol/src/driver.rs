@@ -15,8 +15,9 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Sender};
+use std::sync::mpsc::{self, Sender, TryRecvError};
 use std::thread;
+use std::time::Instant;
 
 use crate::command::Command;
 use crate::framing::{Framer, MAX_LINE_BYTES};
@@ -27,7 +28,8 @@ use crate::session::{JobOutcome, Reaction, Session};
 const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 enum Event {
-    Line(String),
+    /// A line of input, and when it was read.
+    Line(String, Instant),
     Eof,
     Progress(Response),
     Done(JobOutcome),
@@ -50,27 +52,36 @@ pub fn run_session<R: Read + Send + 'static, W: Write>(
 
     let mut out = output;
     let mut framer = Framer::new();
-    let mut queue: VecDeque<Command> = VecDeque::new();
+    let mut queue: VecDeque<(Command, Instant)> = VecDeque::new();
     let mut thinking: Option<Arc<AtomicBool>> = None;
     loop {
         while thinking.is_none() {
-            let Some(command) = queue.pop_front() else { break };
-            match session.handle(command) {
+            let Some((command, received)) = queue.pop_front() else { break };
+            match session.handle_received(command, received) {
                 Reaction::Reply(lines) => write_lines(&mut out, &lines)?,
                 Reaction::Think(job) => thinking = Some(spawn_search(job, &tx)?),
                 Reaction::Quit => return Ok(()),
             }
         }
-        let Ok(event) = rx.recv() else { return Ok(()) };
+        // Idle with nothing waiting: prepare the game's first search a step at a time.
+        let event = match rx.try_recv() {
+            Ok(event) => event,
+            Err(TryRecvError::Disconnected) => return Ok(()),
+            Err(TryRecvError::Empty) if thinking.is_none() && session.prepare() => continue,
+            Err(TryRecvError::Empty) => {
+                let Ok(event) = rx.recv() else { return Ok(()) };
+                event
+            }
+        };
         match event {
-            Event::Line(line) => {
+            Event::Line(line, received) => {
                 let Some(frame) = framer.push(&line) else { continue };
                 let command = Command::parse(&frame);
                 log::debug!("command {command:?}");
                 match (&thinking, command) {
                     (Some(stop), Command::Stop) => stop.store(true, Ordering::Relaxed),
                     (Some(_), Command::End) => return Ok(()),
-                    (_, command) => queue.push_back(command),
+                    (_, command) => queue.push_back((command, received)),
                 }
             }
             Event::Eof => return Ok(()),
@@ -119,7 +130,8 @@ fn read_lines<R: Read>(input: R, tx: &Sender<Event>) {
         match read_capped_line(&mut reader, &mut line) {
             Ok(0) => break,
             Ok(_) => {
-                if tx.send(Event::Line(String::from_utf8_lossy(&line).into_owned())).is_err() {
+                let text = String::from_utf8_lossy(&line).into_owned();
+                if tx.send(Event::Line(text, Instant::now())).is_err() {
                     return;
                 }
             }

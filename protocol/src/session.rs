@@ -14,6 +14,7 @@ use std::time::Instant;
 use mnk_engine::bitboard::Bitboard;
 use mnk_engine::board::{Color, Outcome};
 use mnk_engine::geometry::Cell;
+use mnk_engine::pattern::table::PatternTable;
 use mnk_engine::perft::perft;
 use mnk_engine::rules::Rule;
 use mnk_engine::search::score::format_score;
@@ -38,6 +39,9 @@ pub const MEMORY_RESERVE_BYTES: usize = 24 << 20;
 /// Memory kept back from `max_memory` for each search thread beyond the first: its board,
 /// solver table and search tables, and the part of its stack it touches.
 pub const THREAD_RESERVE_BYTES: usize = 8 << 20;
+/// Bytes of a fresh table [`Session::prepare`] has the system back with memory per
+/// call: a huge page, about 2 ms here, so a command that comes in meanwhile waits no longer.
+pub const TOUCH_STEP_BYTES: usize = 2 << 20;
 /// Smallest transposition table.
 pub const MIN_HASH_BYTES: usize = 1 << 20;
 /// Main-search nodes a second one search thread is assumed to reach when the table is sized
@@ -302,10 +306,16 @@ pub struct Session {
     settings: Settings,
     /// INFO problems, reported (as MESSAGE lines) with the next move.
     deferred: Vec<String>,
-    /// Allocated at the first search (START stays cheap); `None` while a job holds it.
+    /// Allocated at the first search or while idle before it (START stays cheap); `None`
+    /// while a job holds it.
     tt: Option<TranspositionTable>,
     /// The board size and rule the table's entries belong to.
     tt_context: Option<(BoardSize, Rule)>,
+    /// How many bytes of a table no search has used yet are backed by memory (see
+    /// [`Session::prepare`]); `None` once a search has had it.
+    tt_touched: Option<usize>,
+    /// The rule whose pattern table [`Session::prepare`] has built.
+    prepared_rule: Option<Rule>,
     player: Player,
 }
 
@@ -330,8 +340,75 @@ impl Session {
         &self.settings
     }
 
-    /// Handles one command.
+    /// Work for idle time, one step per call, that the game's first search would otherwise
+    /// do in its own time: building the pattern table of the rule the settings ask for (on
+    /// 15×15: 10 to 25 ms here, at the first move under a rule), then making the
+    /// transposition table that search will want and having the system back it with
+    /// memory, [`TOUCH_STEP_BYTES`] a step (see [`TranspositionTable::touch`]: a fresh
+    /// table's pages are mapped at their first writes, about 30 ms of a 167 ms budget here
+    /// for 32 MiB). Returns whether any of it is left: the driver calls it again while no
+    /// command is waiting, so a command waits for one step at most (and its time counts
+    /// from when it came in). Settings that change the table's size, board size or rule
+    /// make it anew, and the work starts again.
+    pub fn prepare(&mut self) -> bool {
+        let Some(game) = &self.game else { return false };
+        // (An unsupported rule is reported at the move request.)
+        let rule = self.settings.rule().unwrap_or(game.rule());
+        let size = game.size();
+        if size == BoardSize::Fifteen && self.prepared_rule != Some(rule) {
+            PatternTable::of(rule);
+            self.prepared_rule = Some(rule);
+            return true;
+        }
+        let context = Some((size, rule));
+        let mut tt = self.table_for(context);
+        let Some(touched) = self.tt_touched else {
+            // Kept from a search: its pages are mapped where it wrote.
+            self.tt = Some(tt);
+            return false;
+        };
+        let next = tt.touch(touched, TOUCH_STEP_BYTES);
+        let left = next < tt.storage_bytes();
+        self.tt = Some(tt);
+        self.tt_touched = Some(next);
+        left
+    }
+
+    /// The table the next search of a game of `context` uses: the one kept, if it has the
+    /// size the settings want and entries of that context, else a new one (taking
+    /// `self.tt`).
+    fn table_for(&mut self, context: Option<(BoardSize, Rule)>) -> TranspositionTable {
+        // Zobrist keys are shared by bit index across sizes and results differ by rule, so a
+        // table is reused only for the same size and rule, and only at the wanted size.
+        // (The classroom program searches without one: it gets the smallest.)
+        let wanted = match self.player {
+            Player::Mnk => self.settings.hash_bytes(),
+            Player::Classroom => MIN_HASH_BYTES,
+        };
+        match self.tt.take() {
+            Some(tt)
+                if tt.bytes() == TranspositionTable::bytes_for(wanted)
+                    && self.tt_context == context =>
+            {
+                tt
+            }
+            _ => {
+                self.tt_context = context;
+                self.tt_touched = Some(0);
+                TranspositionTable::with_bytes(wanted)
+            }
+        }
+    }
+
+    /// Handles one command, which came in just now.
     pub fn handle(&mut self, command: Command) -> Reaction {
+        self.handle_received(command, Instant::now())
+    }
+
+    /// Handles one command that came in at `received`: a move's time is counted from then,
+    /// as the manager's clock is (the driver reads input on a thread of its own, so a
+    /// command may wait while the session is busy).
+    pub fn handle_received(&mut self, command: Command, received: Instant) -> Reaction {
         use Reaction::Reply;
         match command {
             Command::Start { width, height } => Reply(vec![self.start(width, height)]),
@@ -342,7 +419,7 @@ impl Session {
                 }
                 None => no_game(),
             }]),
-            Command::Begin => self.move_request(Purpose::Move, |game| {
+            Command::Begin => self.move_request(Purpose::Move, received, |game| {
                 if game.move_count() == 0 {
                     Ok(())
                 } else {
@@ -350,13 +427,13 @@ impl Session {
                 }
             }),
             Command::Turn(point) => {
-                self.move_request(Purpose::Move, |game| match game.try_play(point) {
+                self.move_request(Purpose::Move, received, |game| match game.try_play(point) {
                     Ok(Outcome::Ongoing) => Ok(()),
                     Ok(_) => Err(format!("TURN {},{} ends the game", point.0, point.1)),
                     Err(e) => Err(format!("TURN {},{}: {e}", point.0, point.1)),
                 })
             }
-            Command::Board(stones) => self.move_request(Purpose::Move, |game| {
+            Command::Board(stones) => self.move_request(Purpose::Move, received, |game| {
                 *game = position_from_stones(game.size(), game.rule(), &stones)?;
                 Ok(())
             }),
@@ -371,12 +448,12 @@ impl Session {
             Command::About => Reply(vec![Response::About(self.player)]),
             // Only meaningful while thinking, which the driver handles; ignored when idle.
             Command::Stop => Reply(vec![]),
-            Command::YxNbest(n) => self.move_request(Purpose::NBest(n), |_| Ok(())),
+            Command::YxNbest(n) => self.move_request(Purpose::NBest(n), received, |_| Ok(())),
             Command::YxShowForbid => Reply(vec![match &self.game {
                 Some(game) => Response::Forbid(game.forbidden_points()),
                 None => no_game(),
             }]),
-            Command::Swap2Board(points) => self.swap2(points),
+            Command::Swap2Board(points) => self.swap2(points, received),
             Command::Perft(depth) => Reply(self.perft(depth)),
             Command::Show => Reply(self.show()),
             Command::Eval => Reply(vec![self.eval()]),
@@ -482,12 +559,12 @@ impl Session {
     fn move_request(
         &mut self,
         purpose: Purpose,
+        received: Instant,
         change: impl FnOnce(&mut Game) -> Result<(), String>,
     ) -> Reaction {
         // The manager's clock runs from the command: whatever is done before the search
         // (replaying the game under a new rule, building a pattern table) comes out of the
         // search's time.
-        let received = Instant::now();
         if self.game.is_none() {
             return Reaction::Reply(vec![no_game()]);
         }
@@ -511,24 +588,9 @@ impl Session {
     /// from `received`, when the request came in.
     fn think(&mut self, purpose: Purpose, received: Instant) -> Reaction {
         let game = self.game.clone().expect("a game is running");
-        // Zobrist keys are shared by bit index across sizes and results differ by rule, so a
-        // table is reused only for the same size and rule, and only at the wanted size.
-        // (The classroom program searches without one: it gets the smallest.)
-        let wanted = match self.player {
-            Player::Mnk => self.settings.hash_bytes(),
-            Player::Classroom => MIN_HASH_BYTES,
-        };
-        let context = Some((game.size(), game.rule()));
-        let tt = match self.tt.take() {
-            Some(tt)
-                if tt.bytes() == TranspositionTable::bytes_for(wanted)
-                    && self.tt_context == context =>
-            {
-                tt
-            }
-            _ => TranspositionTable::with_bytes(wanted),
-        };
-        self.tt_context = context;
+        let tt = self.table_for(Some((game.size(), game.rule())));
+        // A table a search has had is not fresh: nothing to prepare while idle.
+        self.tt_touched = None;
         let budget = self.settings.time_control().budget(game.empty_count());
         // Both counted from when the request came in.
         let elapsed = received.elapsed();
@@ -655,8 +717,7 @@ impl Session {
         }
     }
 
-    fn swap2(&mut self, points: Vec<Point>) -> Reaction {
-        let received = Instant::now();
+    fn swap2(&mut self, points: Vec<Point>, received: Instant) -> Reaction {
         let Some(game) = &self.game else { return Reaction::Reply(vec![no_game()]) };
         if let Err(e) = self.settings.rule() {
             return Reaction::Reply(vec![Response::Error(e)]);
@@ -1140,6 +1201,58 @@ mod tests {
         let Some(Response::Move(played)) = lines.last() else { panic!("{lines:?}") };
         assert_ne!(*played, occupied);
         assert_eq!(s.game().unwrap().last_move(), Some(*played));
+    }
+
+    /// Idle steps until `prepare` has nothing left: how many said more was left.
+    fn prepare_all(s: &mut Session) -> usize {
+        let steps = std::iter::repeat_with(|| s.prepare()).take_while(|&more| more).count();
+        assert!(steps < 10_000, "preparing ends");
+        steps
+    }
+
+    #[test]
+    fn idle_time_prepares_the_first_search_table_and_a_search_takes_it() {
+        let mut s = Session::new();
+        assert!(!s.prepare(), "nothing to prepare before START");
+        reply(&mut s, Command::Start { width: 15, height: 15 });
+        reply(&mut s, Command::Info { key: "rule".into(), value: "1".into() });
+        reply(&mut s, Command::Info { key: "timeout_turn".into(), value: "200".into() });
+        // The steps that leave more to do: the pattern table's, then the table's (its
+        // entries and a spare bucket, 2 MiB a step) but the last.
+        let touch_steps = |table: usize| (table + BUCKET_BYTES).div_ceil(TOUCH_STEP_BYTES) - 1;
+        let steps = prepare_all(&mut s);
+        let table = s.settings().hash_bytes();
+        assert_eq!(table, 32 << 20);
+        assert_eq!(steps, 1 + touch_steps(table));
+        assert_eq!(s.tt_context, Some((BoardSize::Fifteen, Rule::Standard)));
+        let storage = s.tt.as_ref().map(TranspositionTable::storage_bytes);
+        assert_eq!(s.tt_touched, storage);
+        assert!(!s.prepare(), "done");
+        // New settings: a new table, prepared again.
+        reply(&mut s, Command::Info { key: "timeout_turn".into(), value: "1000".into() });
+        // (1 s a move asks for 128 MiB; with no max_memory the 64 MiB default caps it.)
+        assert_eq!(s.settings().hash_bytes(), DEFAULT_HASH_BYTES);
+        assert_eq!(prepare_all(&mut s), touch_steps(DEFAULT_HASH_BYTES));
+        // The search takes the prepared table (the same size and context) and keeps it.
+        let Reaction::Think(job) = s.handle(Command::Turn((7, 7))) else { panic!("a search") };
+        assert_eq!(job.tt.bytes(), DEFAULT_HASH_BYTES);
+        assert_eq!(s.tt_touched, None);
+        s.finish(job.run(Arc::new(AtomicBool::new(true)), &mut |_| {}));
+        assert!(!s.prepare(), "a table a search has had is not fresh");
+        assert_eq!(s.tt_context, Some((BoardSize::Fifteen, Rule::Standard)));
+    }
+
+    #[test]
+    fn a_move_counts_its_time_from_when_the_command_came_in() {
+        let mut s = started(15);
+        let came_in = Instant::now() - std::time::Duration::from_millis(20);
+        let Reaction::Think(job) = s.handle_received(Command::Turn((7, 7)), came_in) else {
+            panic!("a search")
+        };
+        let limit = job.limits.time.expect("a time limit");
+        // 50 ms a move less the margin, less the 20 ms the command waited.
+        assert!(limit <= std::time::Duration::from_millis(50 - 25 - 2 - 20), "{limit:?}");
+        assert_eq!(job.started, came_in);
     }
 
     #[test]
