@@ -312,7 +312,7 @@ pub struct Session {
     /// The board size and rule the table's entries belong to.
     tt_context: Option<(BoardSize, Rule)>,
     /// How many bytes of a table no search has used yet are backed by memory (see
-    /// [`Session::prepare`]); `None` once a search has had it.
+    /// [`Session::prepare`]); `None` before the first table and once a search has had it.
     tt_touched: Option<usize>,
     /// The rule whose pattern table [`Session::prepare`] has built.
     prepared_rule: Option<Rule>,
