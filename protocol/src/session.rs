@@ -311,6 +311,8 @@ pub struct Session {
     tt: Option<TranspositionTable>,
     /// The board size and rule the table's entries belong to.
     tt_context: Option<(BoardSize, Rule)>,
+    /// The bytes the table was asked for (the system may have granted less).
+    tt_wanted: usize,
     /// How many bytes of a table no search has used yet are backed by memory (see
     /// [`Session::prepare`]); `None` before the first table and once a search has had it.
     tt_touched: Option<usize>,
@@ -385,15 +387,13 @@ impl Session {
             Player::Mnk => self.settings.hash_bytes(),
             Player::Classroom => MIN_HASH_BYTES,
         };
+        // (Asked for, not granted: a table the system cut short is not made again and
+        // again.)
         match self.tt.take() {
-            Some(tt)
-                if tt.bytes() == TranspositionTable::bytes_for(wanted)
-                    && self.tt_context == context =>
-            {
-                tt
-            }
+            Some(tt) if self.tt_wanted == wanted && self.tt_context == context => tt,
             _ => {
                 self.tt_context = context;
+                self.tt_wanted = wanted;
                 self.tt_touched = Some(0);
                 TranspositionTable::with_bytes(wanted)
             }
