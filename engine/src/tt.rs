@@ -105,6 +105,8 @@ const _: () = assert!(std::mem::size_of::<Words>() * BUCKET_ENTRIES == BUCKET_BY
 const _: () = assert!(std::mem::size_of::<Words>() == std::mem::size_of::<[u64; 2]>());
 const _: () = assert!(std::mem::align_of::<Words>() == std::mem::align_of::<[u64; 2]>());
 
+/// Bytes of a page (x86-64 and most targets): the unit the system maps memory in.
+const PAGE_BYTES: usize = 4096;
 /// Bytes of a huge page (x86-64 and most Linux targets), below which no advice is given.
 const HUGE_PAGE_BYTES: usize = 2 << 20;
 
@@ -118,7 +120,6 @@ const HUGE_PAGE_BYTES: usize = 2 << 20;
 fn advise_huge_pages(words: &[Words]) {
     /// `MADV_HUGEPAGE` from `<sys/mman.h>` (the same on every Linux architecture).
     const MADV_HUGEPAGE: i32 = 14;
-    const PAGE_BYTES: usize = 4096;
     unsafe extern "C" {
         fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
     }
@@ -250,7 +251,6 @@ impl TranspositionTable {
     /// `docs/protocol.md`). Each page gets one write of the value it holds, so the contents
     /// stay as they were.
     pub fn touch(&mut self, from: usize, bytes: usize) -> usize {
-        const PAGE_BYTES: usize = 4096;
         let slot_bytes = std::mem::size_of::<Words>();
         let end = from.saturating_add(bytes).min(self.storage_bytes());
         for byte in (from.next_multiple_of(PAGE_BYTES)..end).step_by(PAGE_BYTES) {
