@@ -58,7 +58,7 @@ pub use report::{PvLine, SearchInfo, SearchResult};
 use correction::CorrectionHistory;
 use limits::{Stability, StopCheck};
 use ordering::{MovePicker, Ordering};
-use score::{INFINITY, MAX_EVAL, MAX_PLY, Score, is_decisive, loss_in, win_in};
+use score::{INFINITY, MATE_BOUND, MAX_EVAL, MAX_PLY, Score, is_decisive, loss_in, win_in};
 use symmetry::SymmetricHash;
 use threats::{ThreatSearch, Threats};
 
@@ -243,6 +243,11 @@ pub struct Searcher<'t, B: Bitboard> {
     /// The score of `pv[0]`'s root move, while the root search under way has one (the last
     /// root move that raised alpha): what a search stopped in mid-iteration still knows.
     root_best: Score,
+    /// Root moves the current iteration proved lost: each scored a loss, exactly or as an
+    /// upper bound.
+    root_lost: B,
+    /// The root move whose search a limit stopped, if one did.
+    root_interrupted: Option<Cell>,
     /// Threads to search with, the main one included (see [`Searcher::with_threads`]).
     threads: usize,
     /// The helper threads' main-search and threat-search nodes so far, added as they go.
@@ -284,6 +289,8 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             pv: Box::new([[Cell::from_index(0); MAX_PLY]; MAX_PLY]),
             pv_len: Box::new([0; MAX_PLY + 1]),
             root_best: 0,
+            root_lost: B::EMPTY,
+            root_interrupted: None,
             threads: 1,
             helper_nodes: Arc::new([AtomicU64::new(0), AtomicU64::new(0)]),
         }
@@ -435,10 +442,16 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                 // Stopped in the first line: a root move that beat the first one there was
                 // searched to the full depth, deeper than the last iteration's best. It is
                 // reported like a completed line, since it is the move played.
-                if let Some(line) = self.unfinished_line(depth)
-                    && line.pv.first() != result.pv().first()
-                {
-                    on_info(&self.info(depth, line.score, &line.pv, None));
+                if let Some(line) = self.unfinished_line(depth) {
+                    if line.pv.first() != result.pv().first() {
+                        on_info(&self.info(depth, line.score, &line.pv, None));
+                        result.best_move = line.pv.first().copied();
+                        result.lines = vec![line];
+                    }
+                } else if let Some(line) = self.unrefuted_line(result) {
+                    // No root move raised alpha, but the last iteration's best was proved
+                    // lost: the move searched when the limit came is not, so far.
+                    on_info(&self.info(line.depth, line.score, &line.pv, None));
                     result.best_move = line.pv.first().copied();
                     result.lines = vec![line];
                 }
@@ -775,6 +788,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     ) -> (Vec<PvLine>, bool) {
         let mut lines: Vec<PvLine> = self.threat_line.iter().cloned().collect();
         let mut complete = true;
+        self.root_lost = B::EMPTY;
         self.excluded = lines.iter().fold(B::EMPTY, |set, line| set.with(line.pv[0]));
         for index in lines.len()..self.lines {
             let score = self.aspiration(depth, previous.get(index).copied().unwrap_or(0));
@@ -812,6 +826,19 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             score: self.root_best,
             pv: pv.to_vec(),
         })
+    }
+
+    /// After a stop in the first line of an iteration in which no root move raised alpha:
+    /// if that iteration proved the move of `result` (the last completed iteration's) lost,
+    /// the root move under search when the limit came, when it is not proved lost too. Its
+    /// line is that move alone, with the last completed iteration's depth and score, the
+    /// best estimate left: that iteration searched it only against a bound. `None` for
+    /// multi-PV searches.
+    fn unrefuted_line(&self, result: &SearchResult) -> Option<PvLine> {
+        let best = result.best_move?;
+        let interrupted = self.root_interrupted?;
+        (self.lines == 1 && self.root_lost.contains(best) && !self.root_lost.contains(interrupted))
+            .then(|| PvLine { depth: result.depth, score: result.score(), pv: vec![interrupted] })
     }
 
     /// The static evaluation with the correction history's adjustment (the shallow prunings
@@ -894,8 +921,13 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             }
             // (A root with no move to search, as a multi-PV line may be, scores -INFINITY:
             // at the window's edge there is nothing left to widen.)
+            // Widening below, the window stops at the losses first: a move then fails low
+            // as soon as it is lost, however slowly, and a move that is not lost fails high.
+            // Only when every root move is lost (a fail-soft loss) does the window open down
+            // to find the slowest loss.
             if score <= alpha && alpha > -INFINITY {
-                alpha = (alpha - delta).max(-INFINITY);
+                alpha =
+                    if score <= -MATE_BOUND { -INFINITY } else { (alpha - delta).max(-MATE_BOUND) };
             } else if score >= beta && beta < INFINITY {
                 beta = (beta + delta).min(INFINITY);
             } else {
@@ -903,7 +935,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             }
             delta *= 4;
             if delta > 2_000 {
-                (alpha, beta) = (-INFINITY, INFINITY);
+                (alpha, beta) = (alpha.min(-MATE_BOUND), INFINITY);
             }
         }
     }
@@ -983,6 +1015,9 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             return 0;
         }
         let root = ply == 0;
+        if root {
+            self.root_interrupted = None;
+        }
         // Root moves of better lines (multi-PV), which this line must not play; below the
         // root, the table move a singular-extension test leaves out.
         let singular_test = !root && self.singular_excluded[ply].is_some();
@@ -1226,7 +1261,13 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             };
             self.unmake();
             if self.check.stopped() {
+                if root {
+                    self.root_interrupted = Some(cell);
+                }
                 return 0;
+            }
+            if root && score <= -MATE_BOUND {
+                self.root_lost = self.root_lost.with(cell);
             }
             if score > best {
                 best = score;
@@ -1493,6 +1534,43 @@ mod tests {
             }
         }
         assert!(adopted >= 2, "only {adopted} stopped searches kept the deeper move");
+    }
+
+    #[test]
+    fn a_search_stopped_after_proving_its_last_best_move_lost_plays_one_not_proven_lost() {
+        // Depth 8 prefers l9, which iteration 9 proves lost before another root move raises
+        // alpha (a classroom game's position, black to move).
+        let moves = "g6,j10,g10,j9,f7,j11,j12,k8,e8,j7,j8,h5";
+        let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
+        let run = |limits: SearchLimits| {
+            let mut tt = TranspositionTable::with_bytes(1 << 22);
+            let mut searcher = Searcher::new(board.clone(), &mut tt, limits);
+            let result = searcher.search_alone(&mut |_| {});
+            (result, searcher.root_lost, searcher.root_interrupted)
+        };
+        let (shallow, ..) = run(SearchLimits { depth: Some(8), ..SearchLimits::default() });
+        let (deep, lost, _) = run(SearchLimits { depth: Some(9), ..SearchLimits::default() });
+        let l9 = Bits256::GEOMETRY.parse_pos("l9");
+        assert_eq!(shallow.best_move, Some(l9));
+        assert!(lost.contains(l9) && deep.best_move != Some(l9));
+        let mut replaced = 0;
+        for step in 1..20 {
+            let nodes = shallow.nodes + (deep.nodes - shallow.nodes) * step / 20;
+            let (stopped, lost, interrupted) =
+                run(SearchLimits { nodes: Some(nodes), ..SearchLimits::default() });
+            assert_eq!(stopped.depth, 8);
+            let best = stopped.best_move.expect("a move");
+            assert_eq!(stopped.pv().first(), Some(&best));
+            if lost.contains(best) {
+                assert!(interrupted.is_none_or(|cell| lost.contains(cell)), "{nodes} nodes");
+            }
+            if lost.contains(l9) && stopped.lines[0].pv == [best] {
+                assert_eq!(Some(best), interrupted);
+                assert_eq!(stopped.score(), shallow.score());
+                replaced += 1;
+            }
+        }
+        assert!(replaced >= 2, "only {replaced} stopped searches replaced the lost move");
     }
 
     /// For the shallow prunings' tests: black (to move) has two in a row, white two corner
