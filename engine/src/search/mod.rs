@@ -919,12 +919,11 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             if self.check.stopped() {
                 return score;
             }
-            // (A root with no move to search, as a multi-PV line may be, scores -INFINITY:
-            // at the window's edge there is nothing left to widen.)
             // Widening below, the window stops at the losses first: a move then fails low
             // as soon as it is lost, however slowly, and a move that is not lost fails high.
             // Only when every root move is lost (a fail-soft loss) does the window open down
-            // to find the slowest loss.
+            // to find the slowest loss. (A root with no move to search, as a multi-PV line
+            // may be, scores -INFINITY: at the window's edge there is nothing left to widen.)
             if score <= alpha && alpha > -INFINITY {
                 alpha =
                     if score <= -MATE_BOUND { -INFINITY } else { (alpha - delta).max(-MATE_BOUND) };
