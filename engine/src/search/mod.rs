@@ -441,16 +441,14 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             if lines.is_empty() {
                 // Stopped in the first line: a root move that beat the first one there was
                 // searched to the full depth, deeper than the last iteration's best. It is
-                // reported like a completed line, since it is the move played.
-                if let Some(line) = self.unfinished_line(depth) {
-                    if line.pv.first() != result.pv().first() {
-                        on_info(&self.info(depth, line.score, &line.pv, None));
-                        result.best_move = line.pv.first().copied();
-                        result.lines = vec![line];
-                    }
-                } else if let Some(line) = self.unrefuted_line(result) {
-                    // No root move raised alpha, but the last iteration's best was proved
-                    // lost: the move searched when the limit came is not, so far.
+                // reported like a completed line, since it is the move played. If no root
+                // move raised alpha but the last iteration's best was proved lost, the move
+                // searched when the limit came is played: it is not, so far.
+                let replacement = match self.unfinished_line(depth) {
+                    Some(line) => (line.pv.first() != result.pv().first()).then_some(line),
+                    None => self.unrefuted_line(result),
+                };
+                if let Some(line) = replacement {
                     on_info(&self.info(line.depth, line.score, &line.pv, None));
                     result.best_move = line.pv.first().copied();
                     result.lines = vec![line];
