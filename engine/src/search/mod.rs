@@ -26,6 +26,11 @@
 //! the number of empty cells is exact there, and such results are stored as proven.
 //!
 //! The search never prints: progress goes to a callback as [`SearchInfo`].
+//!
+//! This module holds the iterations and the node itself; the node's reductions and
+//! prunings, with their tunables, are in `pruning`, the threat searches at the root of a
+//! 15×15 search (VCF, VCT, the defence filter) in `root`, and the helper threads of a
+//! parallel search in `parallel`.
 
 pub mod limits;
 pub mod report;
@@ -33,31 +38,42 @@ pub mod score;
 
 mod correction;
 mod ordering;
+mod parallel;
+mod pruning;
+mod root;
 mod symmetry;
 pub mod threats;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
-use std::sync::{Arc, LazyLock};
-use std::time::Instant;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 
 use arrayvec::ArrayVec;
 
 use crate::bitboard::Bitboard;
-use crate::board::{Board, Color, Outcome};
+use crate::board::{Board, Outcome};
 use crate::eval;
 use crate::geometry::{Cell, Symmetry};
 use crate::movegen;
-use crate::pattern::Pattern;
-use crate::pattern::keys::{LineState, ThreatKind};
 use crate::solve;
 use crate::tt::{Bound, PROVEN_DEPTH, TranspositionTable, TtEntry, score_from_tt, score_to_tt};
 
 pub use limits::SearchLimits;
+pub use parallel::{HELPER_STACK_BYTES, MAX_THREADS};
+pub use pruning::{
+    IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMP_SCALE, LMR_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_INDEX,
+    RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SE_MARGIN, SE_MIN_DEPTH,
+    SE_TT_DEPTH_SLACK,
+};
 pub use report::{PvLine, SearchInfo, SearchResult};
+pub use root::{
+    DEFENCE_DEEPER_MOVES, DEFENCE_VCT_MAX_NODES, DEFENCE_VCT_NODES, ROOT_VCF_FOURS, ROOT_VCF_NODES,
+    ROOT_VCT_NODES, THREAT_TIME_FRACTION, VCT_THREATS,
+};
 
 use correction::CorrectionHistory;
 use limits::{Stability, StopCheck};
 use ordering::{MovePicker, Ordering};
+use pruning::{internal_reduction, lmr_reduction, singular_beta};
 use score::{INFINITY, MATE_BOUND, MAX_EVAL, MAX_PLY, Score, is_decisive, loss_in, win_in};
 use symmetry::SymmetricHash;
 use threats::{ThreatSearch, Threats};
@@ -66,134 +82,13 @@ use threats::{ThreatSearch, Threats};
 pub const ASPIRATION_WINDOW: Score = 40;
 /// Depth from which iterations use an aspiration window.
 pub const ASPIRATION_MIN_DEPTH: u32 = 4;
-/// Late-move reductions: from this remaining depth ...
-pub const LMR_MIN_DEPTH: i32 = 3;
-/// ... moves from this index in the ordering are first searched shallower: by one ply if
-/// they make or stop a three or a four, else by [`lmr_reduction`] plies.
-pub const LMR_MIN_INDEX: usize = 4;
-/// Divides `ln(depth) · ln(index)` in [`lmr_reduction`] (smaller: deeper reductions).
-pub const LMR_DIVISOR: f64 = 1.8;
-
-/// How many plies a late quiet move's first search is reduced by: one, more for later moves
-/// at greater depths (the product of their logarithms), one less at PV nodes (at least one).
-fn lmr_reduction(depth: i32, index: usize, pv_node: bool) -> i32 {
-    let r = usize::try_from(depth)
-        .ok()
-        .and_then(|d| LMR_TABLE.get(d))
-        .and_then(|row| row.get(index))
-        .map_or_else(|| lmr_base_reduction(depth, index), |&r| i32::from(r));
-    (r - i32::from(pv_node)).max(1)
-}
-
-/// `ln(depth) · ln(index) / LMR_DIVISOR`, rounded down: the reduction before the PV node's
-/// ply and the floor of one.
-fn lmr_base_reduction(depth: i32, index: usize) -> i32 {
-    (f64::from(depth).ln() * (index as f64).ln() / LMR_DIVISOR) as i32
-}
-
-/// [`lmr_base_reduction`] for every depth below 64 and move index below 256 (a 15×15 board
-/// has 225 cells), computed once: the two logarithms cost more than the rest of a late
-/// move's bookkeeping. Other arguments fall back to the formula.
-static LMR_TABLE: LazyLock<Box<[[u8; 256]; 64]>> = LazyLock::new(|| {
-    let mut table = Box::new([[0u8; 256]; 64]);
-    for (depth, row) in (0i32..).zip(table.iter_mut()) {
-        for (index, r) in row.iter_mut().enumerate() {
-            *r = u8::try_from(lmr_base_reduction(depth, index).max(0)).unwrap_or(u8::MAX);
-        }
-    }
-    table
-});
-
-/// Late-move pruning: at null-window nodes with at most this much depth left ...
-pub const LMP_MAX_DEPTH: i32 = 4;
-/// ... moves after the first `LMP_BASE + LMP_SCALE · depth²` that make or stop no three or
-/// four (for either side) are not searched.
-pub const LMP_BASE: usize = 3;
-/// See [`LMP_BASE`].
-pub const LMP_SCALE: usize = 2;
-
-/// Internal iterative reduction: the depth left from which [`internal_reduction`] applies.
-pub const IIR_MIN_DEPTH: i32 = 4;
-
-/// Internal iterative reduction (15×15, below the root): a node the table knows no move for
-/// is searched a ply shallower once [`IIR_MIN_DEPTH`] plies are left. With no move from an
-/// earlier search, the ordering is a guess and the node was probably not on a line worth
-/// searching before; its re-search in the next iteration has the move and the full depth.
-fn internal_reduction(depth: i32, tt_move: Option<Cell>) -> i32 {
-    if tt_move.is_none() && depth >= IIR_MIN_DEPTH { depth - 1 } else { depth }
-}
-
-/// Singular extension (15×15, below the root): from this remaining depth ...
-pub const SE_MIN_DEPTH: i32 = 6;
-/// ... a table move whose lower bound (or exact score) comes from at most this many plies
-/// shallower ...
-pub const SE_TT_DEPTH_SLACK: i32 = 3;
-/// ... is searched a ply deeper when every other move, searched to half the depth, stays
-/// this much per ply of depth below its score (see [`singular_beta`]).
-pub const SE_MARGIN: Score = 4;
-
-/// Singular extension (15×15, below the root): the null window's upper edge that every move
-/// but the table move is tested against, searched to half the depth, or `None` where the test
-/// does not apply — the table's score must be a lower bound (or exact), from a search at most
-/// [`SE_TT_DEPTH_SLACK`] plies shallower, and no proven win or loss. If they all stay below
-/// it, the table move is searched a ply deeper.
-fn singular_beta(depth: i32, entry: &TtEntry, ply: usize) -> Option<Score> {
-    let score = score_from_tt(entry.score, ply);
-    (depth >= SE_MIN_DEPTH
-        && entry.bound != Bound::Upper
-        && i32::from(entry.depth) >= depth - SE_TT_DEPTH_SLACK
-        && !is_decisive(score))
-    .then(|| score - SE_MARGIN * depth)
-}
-
-/// Reverse futility pruning: at null-window nodes with at most this much depth left ...
-pub const RFP_MAX_DEPTH: i32 = 3;
-/// ... where the opponent cannot make an open four, a static evaluation this much per ply
-/// of depth above beta ends the node.
-pub const RFP_MARGIN: Score = 40;
-/// Razoring: at null-window nodes with at most this much depth left ...
-pub const RAZOR_MAX_DEPTH: i32 = 2;
-/// ... where neither side can make an open four, a static evaluation this much per ply of
-/// depth below alpha has the node searched as a leaf, which ends it if it fails low there.
-pub const RAZOR_MARGIN: Score = 200;
-/// VCF nodes allowed at the root, before the main search.
-pub const ROOT_VCF_NODES: u64 = 20_000;
-/// Attacking fours the root VCF may chain.
-pub const ROOT_VCF_FOURS: u32 = 24;
 /// VCF nodes allowed at each leaf of the main search.
 pub const LEAF_VCF_NODES: u64 = 12;
 /// Attacking fours a leaf VCF may chain.
 pub const LEAF_VCF_FOURS: u32 = 6;
-/// VCT nodes allowed for the side to move's own attack at the root.
-pub const ROOT_VCT_NODES: u64 = 300_000;
-/// VCT nodes allowed per root move when checking the opponent's threats after it (and for the
-/// check with a free move that comes first).
-pub const DEFENCE_VCT_NODES: u64 = 20_000;
-/// The most root moves the defence filter searches again with more nodes (see
-/// `Searcher::safe_root_moves`) ...
-pub const DEFENCE_DEEPER_MOVES: usize = 4;
-/// ... and the most VCT nodes one of them may get.
-pub const DEFENCE_VCT_MAX_NODES: u64 = 1_280_000;
-/// Threats (fours and threes) a VCT may chain.
-pub const VCT_THREATS: u32 = 12;
-/// Share of the time budget the root threat searches may use before the main search.
-pub const THREAT_TIME_FRACTION: f64 = 0.3;
-
-/// The deadline of one of `remaining` solves (this one included) that share the time from
-/// `now` until `end` equally: each gets what the ones before left over, divided evenly. Once
-/// `end` has passed, `now` (such a solve stops at its first look at the clock).
-fn slice_deadline(now: Instant, end: Instant, remaining: usize) -> Instant {
-    let share = u32::try_from(remaining.max(1)).unwrap_or(u32::MAX);
-    now + end.saturating_duration_since(now) / share
-}
 
 /// Most lines a multi-PV search reports (see [`Searcher::with_lines`]).
 pub const MAX_LINES: usize = 32;
-/// Most threads a search runs (see [`Searcher::with_threads`]).
-pub const MAX_THREADS: usize = 64;
-/// Stack of each helper thread of a parallel search: the main search's recursion, with room
-/// to spare (the frames of a 15×15 line of [`MAX_PLY`] plies take a few MiB at most).
-pub const HELPER_STACK_BYTES: usize = 16 << 20;
 
 /// Searches `board` within `limits`, reporting each completed iteration to `on_info`.
 pub fn search<B: Bitboard>(
@@ -363,41 +258,8 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             return result;
         }
         // 15×15: a win by continuous fours needs no main search.
-        if !small {
-            let mut first = None;
-            let (board, threat) = (&mut self.board, &mut self.threat);
-            let vcf_budget = (ROOT_VCF_NODES, self.check.deadline_at(THREAT_TIME_FRACTION / 3.0));
-            let mut win =
-                threat.solve(board, Threats::Fours, ROOT_VCF_FOURS, vcf_budget, &mut first);
-            if win.is_none() && !self.check.spent(THREAT_TIME_FRACTION / 3.0) {
-                let vct_budget =
-                    (ROOT_VCT_NODES, self.check.deadline_at(THREAT_TIME_FRACTION / 2.0));
-                win = threat.solve(
-                    board,
-                    Threats::FoursAndThrees,
-                    VCT_THREATS,
-                    vct_budget,
-                    &mut first,
-                );
-            }
-            if let Some(plies) = win {
-                let best = first.expect("a threat sequence starts with a move");
-                let line = PvLine { depth: 1, score: win_in(plies), pv: vec![best] };
-                on_info(&self.info(1, line.score, &line.pv, (self.lines > 1).then_some(1)));
-                result.best_move = Some(best);
-                result.depth = 1;
-                result.lines = vec![line.clone()];
-                result.vcf_nodes = self.threat.nodes;
-                result.time = self.check.elapsed();
-                result.root_threat_time = result.time;
-                if self.lines == 1 {
-                    return result;
-                }
-                // Several lines: the win is one; the main search looks for the others.
-                self.threat_line = Some(line);
-            }
-            self.root_moves = self.safe_root_moves();
-            result.root_threat_time = self.check.elapsed();
+        if !small && self.root_threat_searches(&mut result, on_info) {
+            return result;
         }
         result.best_move = Some(match &self.threat_line {
             Some(line) => line.pv[0],
@@ -484,273 +346,6 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
                 break;
             }
         }
-    }
-
-    /// [`Searcher::search_alone`] on this thread while `helpers` more threads search the same root
-    /// (see [`Searcher::with_threads`]) from the start until this thread is done. A helper
-    /// that cannot be started is done without.
-    fn search_with_helpers(
-        &mut self,
-        helpers: usize,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
-        let stop = Arc::new(AtomicBool::new(false));
-        let last = self.limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
-        let limits = SearchLimits {
-            depth: Some(last),
-            nodes: None,
-            time: self.limits.time,
-            target: self.limits.target,
-            stop: Some(Arc::clone(&stop)),
-        };
-        let tt = self.tt;
-        std::thread::scope(|scope| {
-            let mut running = Vec::new();
-            for id in 1..=helpers {
-                let mut helper = Searcher::sharing(self.board.clone(), tt, limits.clone());
-                helper.helper_nodes = Arc::clone(&self.helper_nodes);
-                // Every other helper starts a ply deeper, so the threads spread over depths.
-                let first = (1 + (id % 2) as u32).min(last);
-                let thread = std::thread::Builder::new()
-                    .name(format!("helper {id}"))
-                    .stack_size(HELPER_STACK_BYTES)
-                    .spawn_scoped(scope, move || helper.help(first..=last));
-                match thread {
-                    Ok(handle) => running.push(handle),
-                    Err(_) => break,
-                }
-            }
-            let mut result = self.search_alone(on_info);
-            stop.store(true, AtomicOrdering::Relaxed);
-            let deepest = running
-                .into_iter()
-                .filter_map(|handle| handle.join().expect("helper threads do not panic"))
-                .max_by_key(|line| line.depth);
-            // A helper that completed a deeper iteration than this thread has the better
-            // move, if the defence filter kept it (and unless this thread's result is already
-            // a proof: a win found by the root threat search ends it at depth 1).
-            if let Some(line) = deepest
-                && line.depth > result.depth
-                && !is_decisive(result.score())
-                && self.root_moves.is_none_or(|safe| safe.contains(line.pv[0]))
-            {
-                on_info(&self.info(line.depth, line.score, &line.pv, None));
-                result.best_move = Some(line.pv[0]);
-                result.depth = line.depth;
-                result.lines = vec![line];
-            }
-            // (The helpers' last counts come in as they end.)
-            self.count_nodes(&mut result);
-            result
-        })
-    }
-
-    /// Puts this thread's node counts, with those the helpers have added so far, into
-    /// `result`.
-    fn count_nodes(&self, result: &mut SearchResult) {
-        let [helper_nodes, helper_vcf_nodes] = self.helper_nodes.as_ref();
-        result.nodes = self.nodes + helper_nodes.load(AtomicOrdering::Relaxed);
-        result.vcf_nodes = self.threat.nodes + helper_vcf_nodes.load(AtomicOrdering::Relaxed);
-    }
-
-    /// A helper thread's search: iterative deepening over `depths` of the root as it is,
-    /// until the stop flag, the clock or the last depth. It reports nothing but its node
-    /// counts as it goes, and returns its last completed iteration's line.
-    fn help(mut self, depths: std::ops::RangeInclusive<u32>) -> Option<PvLine> {
-        let mut previous = 0;
-        let mut published = [0, 0];
-        let mut completed = None;
-        for depth in depths {
-            let score = self.aspiration(depth, previous);
-            for (i, count) in [self.nodes, self.threat.nodes].into_iter().enumerate() {
-                self.helper_nodes[i].fetch_add(count - published[i], AtomicOrdering::Relaxed);
-                published[i] = count;
-            }
-            if self.check.stopped() {
-                break;
-            }
-            let pv = self.pv[0][..self.pv_len[0]].to_vec();
-            if !pv.is_empty() {
-                completed = Some(PvLine { depth, score, pv });
-            }
-            previous = score;
-        }
-        completed
-    }
-
-    /// 15×15: if the opponent could make an open three or better with its next stone, the
-    /// root moves after which it has no winning threat sequence (VCT), as far as the solver
-    /// can tell within its budget; `None` when there is no such threat, nothing is safe, or
-    /// time is short.
-    ///
-    /// First the opponent's VCT is run as if the side to move passed, with
-    /// [`DEFENCE_VCT_NODES`]: if it finds no win even with that free move, no candidate is
-    /// checked. Otherwise every candidate gets [`DEFENCE_VCT_NODES`] — and, with a time limit,
-    /// an equal share of the time left until the root threat searches' share
-    /// ([`THREAT_TIME_FRACTION`]) is spent, so that a short turn checks every candidate with
-    /// fewer nodes rather than the first few with all of them (a solve cut short refutes
-    /// nothing), while a long one, where every solve fits, loses none. If that refutes some
-    /// but leaves a few (two to [`DEFENCE_DEEPER_MOVES`]), the opponent has real threats and a
-    /// longer solve may refute more: the survivors are searched again with four times the
-    /// nodes, up to [`DEFENCE_VCT_MAX_NODES`], while two or more survive. A round that refutes
-    /// them all changes nothing (every move loses to some threat sequence; the main search chooses
-    /// among the last survivors).
-    fn safe_root_moves(&mut self) -> Option<B> {
-        let me = self.board.side_to_move();
-        let them = me.opponent();
-        let candidates = movegen::candidates(&self.board);
-        let lines = self.board.lines();
-        let opponent_threatens = candidates.iter().any(|c| {
-            lines
-                .cell_patterns(c, them)
-                .is_some_and(|p| p.iter().any(|&q| q >= Pattern::F3 && q != Pattern::Overline))
-        });
-        // A free move is worth at least as much to the opponent as any root move of ours (our
-        // stone only takes a cell from its lines), so if the solver finds no win for it even
-        // with one, the first round would find none after a root move either. (Under renju a
-        // black stone can also make a black defence forbidden; this overlooks that.)
-        if !opponent_threatens || !self.opponent_wins_with_a_free_move(DEFENCE_VCT_NODES) {
-            return None;
-        }
-        // The free move's win guides the solves after each root move (see `Hints`).
-        let safe = self.refute_root_moves(candidates);
-        self.threat.forget_hints();
-        safe
-    }
-
-    /// [`Searcher::safe_root_moves`] once the opponent is known to win with a free move.
-    fn refute_root_moves(&mut self, candidates: B) -> Option<B> {
-        let ordered = self.ordering.order(&self.board, candidates, 0, None);
-        let (mut safe, refuted) =
-            self.refuted_among(ordered.iter().copied(), DEFENCE_VCT_NODES, true);
-        if (safe | refuted) != candidates {
-            // Out of time: keep what was proven safe, or give up the filter.
-            return (!safe.is_empty()).then_some(safe);
-        }
-        // Two or more survivors, but few, and at least one move refuted.
-        let few = 2..=DEFENCE_DEEPER_MOVES.min(ordered.len().saturating_sub(1));
-        let mut nodes = DEFENCE_VCT_NODES;
-        while few.contains(&(safe.count() as usize))
-            && nodes < DEFENCE_VCT_MAX_NODES
-            && !self.check.spent(THREAT_TIME_FRACTION)
-        {
-            nodes *= 4;
-            // (Moves the clock left unchecked stay.)
-            let still_safe = safe.without(self.refuted_among(safe.iter(), nodes, false).1);
-            if still_safe.is_empty() {
-                break;
-            }
-            safe = still_safe;
-        }
-        (!safe.is_empty()).then_some(safe)
-    }
-
-    /// The defence filter's pass over `cells`, in their order, with `nodes` per opponent VCT:
-    /// the cells it keeps and those it refutes (see [`Searcher::opponent_wins_after`]). Each
-    /// solve may run until the root threat searches' share of the time is spent, or with
-    /// `share_time`, only for an equal share of the time left until then (see
-    /// [`slice_deadline`]). Stops when that share is spent: the cells not reached are in
-    /// neither set.
-    fn refuted_among(
-        &mut self,
-        cells: impl ExactSizeIterator<Item = Cell>,
-        nodes: u64,
-        share_time: bool,
-    ) -> (B, B) {
-        let (mut kept, mut refuted) = (B::EMPTY, B::EMPTY);
-        let threat_deadline = self.check.deadline_at(THREAT_TIME_FRACTION);
-        let count = cells.len();
-        for (index, cell) in cells.enumerate() {
-            if self.check.spent(THREAT_TIME_FRACTION) {
-                break;
-            }
-            let deadline = match threat_deadline {
-                Some(end) if share_time => Some(slice_deadline(Instant::now(), end, count - index)),
-                _ => threat_deadline,
-            };
-            if self.opponent_wins_after(cell, nodes, deadline) {
-                refuted = refuted.with(cell);
-            } else {
-                kept = kept.with(cell);
-            }
-        }
-        (kept, refuted)
-    }
-
-    /// Whether the opponent's VCT, with `nodes` and `deadline`, wins after the side to move
-    /// plays `cell` (see [`Searcher::safe_root_moves`]).
-    fn opponent_wins_after(&mut self, cell: Cell, nodes: u64, deadline: Option<Instant>) -> bool {
-        // The positions after `cell` differ from those after a pass by the pass and `cell`.
-        let delta = crate::zobrist::key(self.board.side_to_move(), cell) ^ crate::zobrist::PASS;
-        let refuted = match self.board.play_unchecked(cell) {
-            Outcome::Ongoing => self.vct(nodes, deadline, Some(delta)).is_some(),
-            _ => false,
-        };
-        self.board.undo_unchecked();
-        refuted
-    }
-
-    /// Whether the opponent's VCT, with `nodes` and the root threat searches' deadline, wins
-    /// if the side to move passes; if it does, the solver keeps the win as hints for the
-    /// defence filter's solves (see `Hints`).
-    fn opponent_wins_with_a_free_move(&mut self, nodes: u64) -> bool {
-        self.board.pass();
-        let win = self.vct(nodes, self.check.deadline_at(THREAT_TIME_FRACTION), None);
-        self.board.undo_pass();
-        if let Some(plies) = win {
-            self.threat.learn_hints(plies);
-        }
-        win.is_some()
-    }
-
-    /// Plies to the side to move's VCT win within `nodes` and `deadline`, if it finds one;
-    /// with `hint_delta`, guided by the solver's hints (see `ThreatSearch::solve_guided`).
-    fn vct(
-        &mut self,
-        nodes: u64,
-        deadline: Option<Instant>,
-        hint_delta: Option<u64>,
-    ) -> Option<usize> {
-        let (mut first, threats) = (None, Threats::FoursAndThrees);
-        let (board, budget) = (&mut self.board, (nodes, deadline));
-        self.threat.solve_guided(board, threats, VCT_THREATS, budget, hint_delta, &mut first)
-    }
-
-    /// A legal move to play if no iteration completes: a win now, else the block of the
-    /// opponent's threat, else the first of the root's candidates (see
-    /// [`Searcher::candidates`]) in the static ordering.
-    fn fallback_move(&mut self) -> Cell {
-        let color = self.board.side_to_move();
-        let own_wins = self.board.winning_cells(color);
-        // The stones that stop the opponent's fives, or its fives if none does.
-        let fives = self.board.winning_cells(color.opponent());
-        let threats = match threats::five_blocks(&mut self.board, color.opponent(), fives) {
-            blocks if blocks.is_empty() => fives,
-            blocks => blocks,
-        } & self.board.legal_moves();
-        own_wins
-            .lowest()
-            .or_else(|| threats.lowest())
-            .or_else(|| {
-                let candidates = self.candidates(B::EMPTY, true);
-                self.ordering.order(&self.board, candidates, 0, None).first().copied()
-            })
-            .expect("an undecided board has an empty cell")
-    }
-
-    /// Whether the root has a single move to search: the one block of a five the opponent
-    /// threatens (the search finds an own five first; two fives are lost anyway), or a
-    /// single candidate.
-    fn root_is_forced(&mut self) -> bool {
-        let color = self.board.side_to_move();
-        if !self.board.winning_cells(color).is_empty() {
-            return false;
-        }
-        let fives = self.board.winning_cells(color.opponent());
-        if fives.is_empty() {
-            return self.candidates(B::EMPTY, true).count() == 1;
-        }
-        threats::five_blocks(&mut self.board, color.opponent(), fives).count() <= 1
     }
 
     /// The moves searched in a position without a five to block, but `excluded`: the
@@ -848,48 +443,6 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         corrected.clamp(-MAX_EVAL, MAX_EVAL)
     }
 
-    /// Reverse futility pruning, at a shallow null-window node with no five threatened: if
-    /// the static evaluation is at least [`RFP_MARGIN`] per ply of `depth` (at most
-    /// [`RFP_MAX_DEPTH`]) above `beta`, the node fails high with it unsearched — unless the
-    /// opponent can make an open four (from an open three), a win a search this shallow
-    /// could miss behind a move of the side to move.
-    fn reverse_futility(&self, depth: i32, beta: Score) -> Option<Score> {
-        if !(1..=RFP_MAX_DEPTH).contains(&depth) {
-            return None;
-        }
-        if self.may_make_open_four(self.board.side_to_move().opponent()) {
-            return None;
-        }
-        let static_eval = self.corrected_eval();
-        (static_eval - RFP_MARGIN * depth >= beta).then_some(static_eval)
-    }
-
-    /// Razoring, at a shallow null-window node with no five threatened: whether the static
-    /// evaluation is at least [`RAZOR_MARGIN`] per ply of `depth` (at most
-    /// [`RAZOR_MAX_DEPTH`]) below `alpha` while neither side can make an open four. The node
-    /// is then searched as a leaf first (the leaf VCF and the double-three test): a move or
-    /// two would most likely not make up the gap, and the quick wins they could find, an
-    /// open three of either side becoming an open four, are excluded.
-    fn razor(&self, depth: i32, alpha: Score) -> bool {
-        if !(1..=RAZOR_MAX_DEPTH).contains(&depth) {
-            return false;
-        }
-        if [Color::Black, Color::White].into_iter().any(|color| self.may_make_open_four(color)) {
-            return false;
-        }
-        self.corrected_eval() + RAZOR_MARGIN * depth <= alpha
-    }
-
-    /// Whether `color` has an empty cell where its stone makes an open four (it has an open
-    /// three) — assumed so on a board that keeps no patterns, which the shallow prunings
-    /// asking it then leave alone.
-    fn may_make_open_four(&self, color: Color) -> bool {
-        self.board
-            .lines()
-            .threat_cells(color, ThreatKind::OpenFour)
-            .is_none_or(|cells| !(cells & self.board.empty_cells()).is_empty())
-    }
-
     fn info(&self, depth: u32, score: Score, pv: &[Cell], line: Option<usize>) -> SearchInfo {
         let time = self.check.elapsed();
         let nodes = self.nodes + self.helper_nodes[0].load(AtomicOrdering::Relaxed);
@@ -984,22 +537,6 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             self.pv[ply][i] = self.pv[ply + 1][i];
         }
         self.pv_len[ply] = child_len;
-    }
-
-    /// 15×15: the cells where a stone of neither side would make a three or a four (quiet
-    /// moves, for late-move pruning); none without patterns.
-    fn quiet_cells(&self) -> B {
-        let lines = self.board.lines();
-        let mut tactical = B::EMPTY;
-        for color in [Color::Black, Color::White] {
-            for kind in [ThreatKind::Four, ThreatKind::Three] {
-                match lines.threat_cells(color, kind) {
-                    Some(cells) => tactical |= cells,
-                    None => return B::EMPTY,
-                }
-            }
-        }
-        B::FULL.without(tactical)
     }
 
     /// The principal-variation search of the current position (see the module docs).
@@ -1325,70 +862,6 @@ mod tests {
     use crate::bitboard::Bits256;
     use crate::rules::Rule;
 
-    /// The singular-extension test needs depth, a lower bound or exact score from a search
-    /// at most a few plies shallower, and no proven result.
-    #[test]
-    fn only_deep_nodes_with_a_recent_lower_bound_test_their_table_move_for_singularity() {
-        let entry = |score, depth: i32, bound| TtEntry {
-            score,
-            best_move: None,
-            depth: depth as u8,
-            bound,
-        };
-        let d = SE_MIN_DEPTH;
-        let oldest = d + 2 - SE_TT_DEPTH_SLACK;
-        assert_eq!(singular_beta(d, &entry(100, d, Bound::Lower), 3), Some(100 - SE_MARGIN * d));
-        let exact = entry(-50, oldest, Bound::Exact);
-        assert_eq!(singular_beta(d + 2, &exact, 3), Some(-50 - SE_MARGIN * (d + 2)));
-        assert_eq!(singular_beta(d + 3, &exact, 3), None, "too shallow a table search");
-        assert_eq!(singular_beta(d - 1, &entry(100, d, Bound::Lower), 3), None, "too shallow");
-        assert_eq!(singular_beta(d, &entry(100, d, Bound::Upper), 3), None, "an upper bound");
-        let win = score_to_tt(win_in(9), 3);
-        assert_eq!(singular_beta(d, &entry(win, d, Bound::Lower), 3), None, "a proven win");
-    }
-
-    #[test]
-    fn only_deep_nodes_without_a_table_move_are_reduced_internally() {
-        let cell = Bits256::GEOMETRY.parse_pos("h8");
-        for depth in -1..IIR_MIN_DEPTH {
-            assert_eq!(internal_reduction(depth, None), depth);
-        }
-        for depth in IIR_MIN_DEPTH..20 {
-            assert_eq!(internal_reduction(depth, None), depth - 1);
-            assert_eq!(internal_reduction(depth, Some(cell)), depth);
-        }
-    }
-
-    /// Late-move reductions: at least one ply, growing with the depth and the move's index,
-    /// one less at PV nodes (while above one).
-    #[test]
-    fn late_move_reductions_grow_with_depth_and_index() {
-        for pv_node in [false, true] {
-            for depth in LMR_MIN_DEPTH..40 {
-                for index in LMR_MIN_INDEX..200 {
-                    let r = lmr_reduction(depth, index, pv_node);
-                    assert!(r >= 1);
-                    assert!(lmr_reduction(depth + 1, index, pv_node) >= r);
-                    assert!(lmr_reduction(depth, index + 1, pv_node) >= r);
-                    if pv_node {
-                        let null_window = lmr_reduction(depth, index, false);
-                        assert_eq!(r, (null_window - 1).max(1));
-                    }
-                }
-            }
-        }
-        // The table gives what the formula gives, wherever a search can look it up.
-        for depth in 1..80 {
-            for index in 1..300 {
-                let from_table = lmr_reduction(depth, index, false);
-                assert_eq!(from_table, lmr_base_reduction(depth, index).max(1), "{depth} {index}");
-            }
-        }
-        assert_eq!(lmr_reduction(3, LMR_MIN_INDEX, false), 1);
-        assert_eq!(lmr_reduction(10, 20, false), 3);
-        assert_eq!(lmr_reduction(10, 20, true), 2);
-    }
-
     /// Black h6 i7 j8 k9 with white f4 two cells below: `o.xxxx..`, two fives to make. Under
     /// freestyle white has lost; under caro its l10 stops both (g5 would then make
     /// `oxxxxxo`), and the search plays it without a loss.
@@ -1407,97 +880,6 @@ mod tests {
                 assert_eq!(result.best_move.map(|c| g.format_pos(c)).as_deref(), Some("l10"));
             }
         }
-    }
-
-    #[test]
-    fn the_defence_filters_solves_share_the_time_left_equally() {
-        let now = Instant::now();
-        let ms = std::time::Duration::from_millis;
-        assert_eq!(slice_deadline(now, now + ms(40), 4), now + ms(10));
-        assert_eq!(slice_deadline(now, now + ms(40), 1), now + ms(40), "the last gets the rest");
-        assert_eq!(slice_deadline(now, now + ms(40), 0), now + ms(40));
-        assert_eq!(slice_deadline(now + ms(50), now + ms(40), 3), now + ms(50), "past the end");
-    }
-
-    /// Black could make an open three (h8 h9 and h7 or h10), but two stones and a free move
-    /// win nothing: the defence filter checks no root move and keeps them all.
-    #[test]
-    fn the_defence_filter_checks_nothing_when_a_free_move_would_not_win() {
-        let board = Board::<Bits256>::from_notation(Rule::Freestyle, "h8,i9,h9").expect("legal");
-        let mut tt = TranspositionTable::with_bytes(1 << 20);
-        let mut searcher = Searcher::new(board.clone(), &mut tt, SearchLimits::default());
-        assert!(!searcher.opponent_wins_with_a_free_move(DEFENCE_VCT_NODES));
-        assert_eq!(searcher.safe_root_moves(), None);
-        assert_eq!(searcher.board.hash(), board.hash(), "the pass is taken back");
-        assert_eq!(searcher.board.side_to_move(), board.side_to_move());
-    }
-
-    /// A search stopped before its first iteration completes plays its fallback move, which
-    /// must be one the defence filter keeps. Standard f7,i6,f10,g6,g8,i7,f9, black to move:
-    /// the first candidate of the static ordering, f8, is refuted by a white threat sequence.
-    #[test]
-    fn the_fallback_move_is_one_the_defence_filter_keeps() {
-        let moves = "f7,i6,f10,g6,g8,i7,f9";
-        let board = Board::<Bits256>::from_notation(Rule::Standard, moves).expect("legal");
-        let mut tt = TranspositionTable::with_bytes(1 << 20);
-        let mut searcher = Searcher::new(board.clone(), &mut tt, SearchLimits::default());
-        assert!(searcher.opponent_wins_with_a_free_move(DEFENCE_VCT_NODES));
-        let safe = searcher.safe_root_moves().expect("white threatens");
-        let candidates = movegen::candidates(&board);
-        let first = searcher.ordering.order(&board, candidates, 0, None)[0];
-        assert!(!safe.contains(first), "f8 is refuted");
-
-        let limits = SearchLimits { nodes: Some(1), ..SearchLimits::default() };
-        let mut tt = TranspositionTable::with_bytes(1 << 20);
-        let result = search(&board, &mut tt, limits, &mut |_| {});
-        assert!(result.lines.is_empty(), "no iteration completes in one node");
-        assert!(safe.contains(result.best_move.expect("a move")));
-    }
-
-    #[test]
-    fn the_defence_filter_searches_a_few_survivors_again_with_more_nodes() {
-        // From the tactics data: two moves, g6 and k10, survive the first pass (20,000 nodes
-        // each); black's win after g6 is a 21-ply threat sequence that takes the solver about
-        // 300,000 nodes, so only the deeper passes drop g6 and keep k10, the one defence.
-        let moves = "i8,i6,j10,g8,i10,h10,h11,i11,j9,k8,j12,j11,i12,k12,h7";
-        let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
-        let g = Bits256::GEOMETRY;
-        let mut tt = TranspositionTable::with_bytes(1 << 20);
-        for (cell, refuted_deeper) in [("g6", true), ("k10", false)] {
-            let cell = g.parse_pos(cell);
-            let mut searcher = Searcher::new(board.clone(), &mut tt, SearchLimits::default());
-            assert!(!searcher.opponent_wins_after(cell, DEFENCE_VCT_NODES, None));
-            let mut fresh = Searcher::new(board.clone(), &mut tt, SearchLimits::default());
-            let refuted = fresh.opponent_wins_after(cell, DEFENCE_VCT_MAX_NODES, None);
-            assert_eq!(refuted, refuted_deeper);
-        }
-        let mut searcher = Searcher::new(board, &mut tt, SearchLimits::default());
-        let safe = searcher.safe_root_moves().expect("black threatens");
-        assert_eq!(safe.iter().map(|c| g.format_pos(c)).collect::<Vec<_>>(), ["k10"]);
-    }
-
-    /// A node-limited search runs on one thread whatever it is given, so it stays
-    /// reproducible; with helpers, the move still comes from the root the defence filter
-    /// left (here k10 alone, see the test above).
-    #[test]
-    fn helper_threads_search_the_filtered_root_and_leave_node_limited_searches_alone() {
-        let moves = "i8,i6,j10,g8,i10,h10,h11,i11,j9,k8,j12,j11,i12,k12,h7";
-        let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
-        let run = |limits: SearchLimits, threads| {
-            let mut tt = TranspositionTable::with_bytes(1 << 22);
-            Searcher::new(board.clone(), &mut tt, limits).with_threads(threads).run(&mut |_| {})
-        };
-        let nodes = SearchLimits { nodes: Some(30_000), ..SearchLimits::default() };
-        let (one, two) = (run(nodes.clone(), 1), run(nodes, 2));
-        assert_eq!(
-            (one.best_move, one.score(), one.nodes),
-            (two.best_move, two.score(), two.nodes)
-        );
-        let depth = SearchLimits { depth: Some(7), ..SearchLimits::default() };
-        let alone = run(depth.clone(), 1);
-        let helped = run(depth, 4);
-        assert_eq!(helped.best_move, Some(Bits256::GEOMETRY.parse_pos("k10")));
-        assert_eq!((helped.depth, alone.depth), (7, 7));
     }
 
     #[test]
@@ -1568,62 +950,5 @@ mod tests {
             }
         }
         assert!(replaced >= 2, "only {replaced} stopped searches replaced the lost move");
-    }
-
-    /// For the shallow prunings' tests: black (to move) has two in a row, white two corner
-    /// stones ...
-    const QUIET: &str = "h8,a1,i8,a15";
-    /// ... black (to move) has the open three h8-i8-j8 ...
-    const OPEN_THREE_TO_MOVE: &str = "h8,a1,i8,a15,j8,o1";
-    /// ... and white, waiting, has it.
-    const OPEN_THREE_WAITING: &str = "a1,h8,a15,i8,o1,j8";
-
-    /// A searcher of the freestyle 15×15 position `moves`, and that position's evaluation.
-    fn searcher_of<'t>(
-        tt: &'t mut TranspositionTable,
-        moves: &str,
-    ) -> (Searcher<'t, Bits256>, Score) {
-        let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
-        let eval = eval::evaluate(&board);
-        (Searcher::new(board, tt, SearchLimits::default()), eval)
-    }
-
-    #[test]
-    fn reverse_futility_needs_the_margin_a_shallow_depth_and_no_open_three_against() {
-        let mut tt = TranspositionTable::with_bytes(1 << 20);
-        let (searcher, eval) = searcher_of(&mut tt, QUIET);
-        for depth in 1..=RFP_MAX_DEPTH {
-            let beta = eval - RFP_MARGIN * depth;
-            assert_eq!(searcher.reverse_futility(depth, beta), Some(eval), "depth {depth}");
-            assert_eq!(searcher.reverse_futility(depth, beta + 1), None, "depth {depth}");
-        }
-        for depth in [0, RFP_MAX_DEPTH + 1] {
-            assert_eq!(searcher.reverse_futility(depth, -INFINITY), None);
-        }
-        // White's open three h8-i8-j8 could become an open four: never pruned.
-        let (searcher, _) = searcher_of(&mut tt, OPEN_THREE_WAITING);
-        let threatened = &searcher.board;
-        let open_fours = threatened.lines().threat_cells(Color::White, ThreatKind::OpenFour);
-        assert!(open_fours.is_some_and(|cells| !(cells & threatened.empty_cells()).is_empty()));
-        assert_eq!(searcher.reverse_futility(1, -INFINITY), None);
-    }
-
-    #[test]
-    fn razoring_needs_the_margin_a_shallow_depth_and_no_open_three_on_either_side() {
-        let mut tt = TranspositionTable::with_bytes(1 << 20);
-        let (searcher, eval) = searcher_of(&mut tt, QUIET);
-        for depth in 1..=RAZOR_MAX_DEPTH {
-            let alpha = eval + RAZOR_MARGIN * depth;
-            assert!(searcher.razor(depth, alpha), "depth {depth}");
-            assert!(!searcher.razor(depth, alpha - 1), "depth {depth}");
-        }
-        for depth in [0, RAZOR_MAX_DEPTH + 1] {
-            assert!(!searcher.razor(depth, INFINITY));
-        }
-        // An open three of the side to move or of the opponent: never razored.
-        for moves in [OPEN_THREE_TO_MOVE, OPEN_THREE_WAITING] {
-            let (searcher, _) = searcher_of(&mut tt, moves);
-            assert!(!searcher.razor(1, INFINITY), "{moves}");
-        }
     }
 }

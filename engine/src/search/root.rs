@@ -1,0 +1,336 @@
+//! The threat searches at the root of a 15×15 search, before the iterations: the side to
+//! move's own VCF and VCT, and the defence filter, which drops the root moves after which the
+//! opponent's VCT wins (see "Threat search at the root" in `docs/search.md`). Also the move
+//! played when no iteration completes.
+
+use std::time::Instant;
+
+use super::score::win_in;
+use super::threats::{self, Threats};
+use super::{PvLine, SearchInfo, SearchResult, Searcher};
+use crate::bitboard::Bitboard;
+use crate::board::Outcome;
+use crate::geometry::Cell;
+use crate::movegen;
+use crate::pattern::Pattern;
+use crate::pattern::keys::LineState;
+
+/// VCF nodes allowed at the root, before the main search.
+pub const ROOT_VCF_NODES: u64 = 20_000;
+/// Attacking fours the root VCF may chain.
+pub const ROOT_VCF_FOURS: u32 = 24;
+/// VCT nodes allowed for the side to move's own attack at the root.
+pub const ROOT_VCT_NODES: u64 = 300_000;
+/// VCT nodes allowed per root move when checking the opponent's threats after it (and for the
+/// check with a free move that comes first).
+pub const DEFENCE_VCT_NODES: u64 = 20_000;
+/// The most root moves the defence filter searches again with more nodes (see
+/// `Searcher::safe_root_moves`) ...
+pub const DEFENCE_DEEPER_MOVES: usize = 4;
+/// ... and the most VCT nodes one of them may get.
+pub const DEFENCE_VCT_MAX_NODES: u64 = 1_280_000;
+/// Threats (fours and threes) a VCT may chain.
+pub const VCT_THREATS: u32 = 12;
+/// Share of the time budget the root threat searches may use before the main search.
+pub const THREAT_TIME_FRACTION: f64 = 0.3;
+
+/// The deadline of one of `remaining` solves (this one included) that share the time from
+/// `now` until `end` equally: each gets what the ones before left over, divided evenly. Once
+/// `end` has passed, `now` (such a solve stops at its first look at the clock).
+fn slice_deadline(now: Instant, end: Instant, remaining: usize) -> Instant {
+    let share = u32::try_from(remaining.max(1)).unwrap_or(u32::MAX);
+    now + end.saturating_duration_since(now) / share
+}
+
+impl<B: Bitboard> Searcher<'_, B> {
+    /// 15×15, before the iterations: the side to move's own threat sequences (a VCF, then a
+    /// VCT, within [`THREAT_TIME_FRACTION`] of the time between them), then the defence
+    /// filter (see [`Searcher::safe_root_moves`]). A win found is reported and put in
+    /// `result`; it ends a single-line search (returns true), while with several lines it is
+    /// one and the main search looks for the others.
+    pub(super) fn root_threat_searches(
+        &mut self,
+        result: &mut SearchResult,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> bool {
+        let mut first = None;
+        let (board, threat) = (&mut self.board, &mut self.threat);
+        let vcf_budget = (ROOT_VCF_NODES, self.check.deadline_at(THREAT_TIME_FRACTION / 3.0));
+        let mut win = threat.solve(board, Threats::Fours, ROOT_VCF_FOURS, vcf_budget, &mut first);
+        if win.is_none() && !self.check.spent(THREAT_TIME_FRACTION / 3.0) {
+            let vct_budget = (ROOT_VCT_NODES, self.check.deadline_at(THREAT_TIME_FRACTION / 2.0));
+            win = threat.solve(board, Threats::FoursAndThrees, VCT_THREATS, vct_budget, &mut first);
+        }
+        if let Some(plies) = win {
+            let best = first.expect("a threat sequence starts with a move");
+            let line = PvLine { depth: 1, score: win_in(plies), pv: vec![best] };
+            on_info(&self.info(1, line.score, &line.pv, (self.lines > 1).then_some(1)));
+            result.best_move = Some(best);
+            result.depth = 1;
+            result.lines = vec![line.clone()];
+            result.vcf_nodes = self.threat.nodes;
+            result.time = self.check.elapsed();
+            result.root_threat_time = result.time;
+            if self.lines == 1 {
+                return true;
+            }
+            // Several lines: the win is one; the main search looks for the others.
+            self.threat_line = Some(line);
+        }
+        self.root_moves = self.safe_root_moves();
+        result.root_threat_time = self.check.elapsed();
+        false
+    }
+
+    /// 15×15: if the opponent could make an open three or better with its next stone, the
+    /// root moves after which it has no winning threat sequence (VCT), as far as the solver
+    /// can tell within its budget; `None` when there is no such threat, nothing is safe, or
+    /// time is short.
+    ///
+    /// First the opponent's VCT is run as if the side to move passed, with
+    /// [`DEFENCE_VCT_NODES`]: if it finds no win even with that free move, no candidate is
+    /// checked. Otherwise every candidate gets [`DEFENCE_VCT_NODES`] — and, with a time limit,
+    /// an equal share of the time left until the root threat searches' share
+    /// ([`THREAT_TIME_FRACTION`]) is spent, so that a short turn checks every candidate with
+    /// fewer nodes rather than the first few with all of them (a solve cut short refutes
+    /// nothing), while a long one, where every solve fits, loses none. If that refutes some
+    /// but leaves a few (two to [`DEFENCE_DEEPER_MOVES`]), the opponent has real threats and a
+    /// longer solve may refute more: the survivors are searched again with four times the
+    /// nodes, up to [`DEFENCE_VCT_MAX_NODES`], while two or more survive. A round that refutes
+    /// them all changes nothing (every move loses to some threat sequence; the main search chooses
+    /// among the last survivors).
+    fn safe_root_moves(&mut self) -> Option<B> {
+        let me = self.board.side_to_move();
+        let them = me.opponent();
+        let candidates = movegen::candidates(&self.board);
+        let lines = self.board.lines();
+        let opponent_threatens = candidates.iter().any(|c| {
+            lines
+                .cell_patterns(c, them)
+                .is_some_and(|p| p.iter().any(|&q| q >= Pattern::F3 && q != Pattern::Overline))
+        });
+        // A free move is worth at least as much to the opponent as any root move of ours (our
+        // stone only takes a cell from its lines), so if the solver finds no win for it even
+        // with one, the first round would find none after a root move either. (Under renju a
+        // black stone can also make a black defence forbidden; this overlooks that.)
+        if !opponent_threatens || !self.opponent_wins_with_a_free_move(DEFENCE_VCT_NODES) {
+            return None;
+        }
+        // The free move's win guides the solves after each root move (see `Hints`).
+        let safe = self.refute_root_moves(candidates);
+        self.threat.forget_hints();
+        safe
+    }
+
+    /// [`Searcher::safe_root_moves`] once the opponent is known to win with a free move.
+    fn refute_root_moves(&mut self, candidates: B) -> Option<B> {
+        let ordered = self.ordering.order(&self.board, candidates, 0, None);
+        let (mut safe, refuted) =
+            self.refuted_among(ordered.iter().copied(), DEFENCE_VCT_NODES, true);
+        if (safe | refuted) != candidates {
+            // Out of time: keep what was proven safe, or give up the filter.
+            return (!safe.is_empty()).then_some(safe);
+        }
+        // Two or more survivors, but few, and at least one move refuted.
+        let few = 2..=DEFENCE_DEEPER_MOVES.min(ordered.len().saturating_sub(1));
+        let mut nodes = DEFENCE_VCT_NODES;
+        while few.contains(&(safe.count() as usize))
+            && nodes < DEFENCE_VCT_MAX_NODES
+            && !self.check.spent(THREAT_TIME_FRACTION)
+        {
+            nodes *= 4;
+            // (Moves the clock left unchecked stay.)
+            let still_safe = safe.without(self.refuted_among(safe.iter(), nodes, false).1);
+            if still_safe.is_empty() {
+                break;
+            }
+            safe = still_safe;
+        }
+        (!safe.is_empty()).then_some(safe)
+    }
+
+    /// The defence filter's pass over `cells`, in their order, with `nodes` per opponent VCT:
+    /// the cells it keeps and those it refutes (see [`Searcher::opponent_wins_after`]). Each
+    /// solve may run until the root threat searches' share of the time is spent, or with
+    /// `share_time`, only for an equal share of the time left until then (see
+    /// [`slice_deadline`]). Stops when that share is spent: the cells not reached are in
+    /// neither set.
+    fn refuted_among(
+        &mut self,
+        cells: impl ExactSizeIterator<Item = Cell>,
+        nodes: u64,
+        share_time: bool,
+    ) -> (B, B) {
+        let (mut kept, mut refuted) = (B::EMPTY, B::EMPTY);
+        let threat_deadline = self.check.deadline_at(THREAT_TIME_FRACTION);
+        let count = cells.len();
+        for (index, cell) in cells.enumerate() {
+            if self.check.spent(THREAT_TIME_FRACTION) {
+                break;
+            }
+            let deadline = match threat_deadline {
+                Some(end) if share_time => Some(slice_deadline(Instant::now(), end, count - index)),
+                _ => threat_deadline,
+            };
+            if self.opponent_wins_after(cell, nodes, deadline) {
+                refuted = refuted.with(cell);
+            } else {
+                kept = kept.with(cell);
+            }
+        }
+        (kept, refuted)
+    }
+
+    /// Whether the opponent's VCT, with `nodes` and `deadline`, wins after the side to move
+    /// plays `cell` (see [`Searcher::safe_root_moves`]).
+    fn opponent_wins_after(&mut self, cell: Cell, nodes: u64, deadline: Option<Instant>) -> bool {
+        // The positions after `cell` differ from those after a pass by the pass and `cell`.
+        let delta = crate::zobrist::key(self.board.side_to_move(), cell) ^ crate::zobrist::PASS;
+        let refuted = match self.board.play_unchecked(cell) {
+            Outcome::Ongoing => self.vct(nodes, deadline, Some(delta)).is_some(),
+            _ => false,
+        };
+        self.board.undo_unchecked();
+        refuted
+    }
+
+    /// Whether the opponent's VCT, with `nodes` and the root threat searches' deadline, wins
+    /// if the side to move passes; if it does, the solver keeps the win as hints for the
+    /// defence filter's solves (see `Hints`).
+    fn opponent_wins_with_a_free_move(&mut self, nodes: u64) -> bool {
+        self.board.pass();
+        let win = self.vct(nodes, self.check.deadline_at(THREAT_TIME_FRACTION), None);
+        self.board.undo_pass();
+        if let Some(plies) = win {
+            self.threat.learn_hints(plies);
+        }
+        win.is_some()
+    }
+
+    /// Plies to the side to move's VCT win within `nodes` and `deadline`, if it finds one;
+    /// with `hint_delta`, guided by the solver's hints (see `ThreatSearch::solve_guided`).
+    fn vct(
+        &mut self,
+        nodes: u64,
+        deadline: Option<Instant>,
+        hint_delta: Option<u64>,
+    ) -> Option<usize> {
+        let (mut first, threats) = (None, Threats::FoursAndThrees);
+        let (board, budget) = (&mut self.board, (nodes, deadline));
+        self.threat.solve_guided(board, threats, VCT_THREATS, budget, hint_delta, &mut first)
+    }
+
+    /// A legal move to play if no iteration completes: a win now, else the block of the
+    /// opponent's threat, else the first of the root's candidates (see
+    /// [`Searcher::candidates`]) in the static ordering.
+    pub(super) fn fallback_move(&mut self) -> Cell {
+        let color = self.board.side_to_move();
+        let own_wins = self.board.winning_cells(color);
+        // The stones that stop the opponent's fives, or its fives if none does.
+        let fives = self.board.winning_cells(color.opponent());
+        let threats = match threats::five_blocks(&mut self.board, color.opponent(), fives) {
+            blocks if blocks.is_empty() => fives,
+            blocks => blocks,
+        } & self.board.legal_moves();
+        own_wins
+            .lowest()
+            .or_else(|| threats.lowest())
+            .or_else(|| {
+                let candidates = self.candidates(B::EMPTY, true);
+                self.ordering.order(&self.board, candidates, 0, None).first().copied()
+            })
+            .expect("an undecided board has an empty cell")
+    }
+
+    /// Whether the root has a single move to search: the one block of a five the opponent
+    /// threatens (the search finds an own five first; two fives are lost anyway), or a
+    /// single candidate.
+    pub(super) fn root_is_forced(&mut self) -> bool {
+        let color = self.board.side_to_move();
+        if !self.board.winning_cells(color).is_empty() {
+            return false;
+        }
+        let fives = self.board.winning_cells(color.opponent());
+        if fives.is_empty() {
+            return self.candidates(B::EMPTY, true).count() == 1;
+        }
+        threats::five_blocks(&mut self.board, color.opponent(), fives).count() <= 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::Bits256;
+    use crate::board::Board;
+    use crate::rules::Rule;
+    use crate::search::{SearchLimits, search};
+    use crate::tt::TranspositionTable;
+
+    #[test]
+    fn the_defence_filters_solves_share_the_time_left_equally() {
+        let now = Instant::now();
+        let ms = std::time::Duration::from_millis;
+        assert_eq!(slice_deadline(now, now + ms(40), 4), now + ms(10));
+        assert_eq!(slice_deadline(now, now + ms(40), 1), now + ms(40), "the last gets the rest");
+        assert_eq!(slice_deadline(now, now + ms(40), 0), now + ms(40));
+        assert_eq!(slice_deadline(now + ms(50), now + ms(40), 3), now + ms(50), "past the end");
+    }
+
+    /// Black could make an open three (h8 h9 and h7 or h10), but two stones and a free move
+    /// win nothing: the defence filter checks no root move and keeps them all.
+    #[test]
+    fn the_defence_filter_checks_nothing_when_a_free_move_would_not_win() {
+        let board = Board::<Bits256>::from_notation(Rule::Freestyle, "h8,i9,h9").expect("legal");
+        let mut tt = TranspositionTable::with_bytes(1 << 20);
+        let mut searcher = Searcher::new(board.clone(), &mut tt, SearchLimits::default());
+        assert!(!searcher.opponent_wins_with_a_free_move(DEFENCE_VCT_NODES));
+        assert_eq!(searcher.safe_root_moves(), None);
+        assert_eq!(searcher.board.hash(), board.hash(), "the pass is taken back");
+        assert_eq!(searcher.board.side_to_move(), board.side_to_move());
+    }
+
+    /// A search stopped before its first iteration completes plays its fallback move, which
+    /// must be one the defence filter keeps. Standard f7,i6,f10,g6,g8,i7,f9, black to move:
+    /// the first candidate of the static ordering, f8, is refuted by a white threat sequence.
+    #[test]
+    fn the_fallback_move_is_one_the_defence_filter_keeps() {
+        let moves = "f7,i6,f10,g6,g8,i7,f9";
+        let board = Board::<Bits256>::from_notation(Rule::Standard, moves).expect("legal");
+        let mut tt = TranspositionTable::with_bytes(1 << 20);
+        let mut searcher = Searcher::new(board.clone(), &mut tt, SearchLimits::default());
+        assert!(searcher.opponent_wins_with_a_free_move(DEFENCE_VCT_NODES));
+        let safe = searcher.safe_root_moves().expect("white threatens");
+        let candidates = movegen::candidates(&board);
+        let first = searcher.ordering.order(&board, candidates, 0, None)[0];
+        assert!(!safe.contains(first), "f8 is refuted");
+
+        let limits = SearchLimits { nodes: Some(1), ..SearchLimits::default() };
+        let mut tt = TranspositionTable::with_bytes(1 << 20);
+        let result = search(&board, &mut tt, limits, &mut |_| {});
+        assert!(result.lines.is_empty(), "no iteration completes in one node");
+        assert!(safe.contains(result.best_move.expect("a move")));
+    }
+
+    #[test]
+    fn the_defence_filter_searches_a_few_survivors_again_with_more_nodes() {
+        // From the tactics data: two moves, g6 and k10, survive the first pass (20,000 nodes
+        // each); black's win after g6 is a 21-ply threat sequence that takes the solver about
+        // 300,000 nodes, so only the deeper passes drop g6 and keep k10, the one defence.
+        let moves = "i8,i6,j10,g8,i10,h10,h11,i11,j9,k8,j12,j11,i12,k12,h7";
+        let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
+        let g = Bits256::GEOMETRY;
+        let mut tt = TranspositionTable::with_bytes(1 << 20);
+        for (cell, refuted_deeper) in [("g6", true), ("k10", false)] {
+            let cell = g.parse_pos(cell);
+            let mut searcher = Searcher::new(board.clone(), &mut tt, SearchLimits::default());
+            assert!(!searcher.opponent_wins_after(cell, DEFENCE_VCT_NODES, None));
+            let mut fresh = Searcher::new(board.clone(), &mut tt, SearchLimits::default());
+            let refuted = fresh.opponent_wins_after(cell, DEFENCE_VCT_MAX_NODES, None);
+            assert_eq!(refuted, refuted_deeper);
+        }
+        let mut searcher = Searcher::new(board, &mut tt, SearchLimits::default());
+        let safe = searcher.safe_root_moves().expect("black threatens");
+        assert_eq!(safe.iter().map(|c| g.format_pos(c)).collect::<Vec<_>>(), ["k10"]);
+    }
+}
