@@ -16,7 +16,7 @@
 //! few more stones is its key plus their weights).
 //!
 //! Most candidates cannot be forbidden at all, so they are first narrowed by sets (see
-//! [`suspects`]): a forbidden cell is one where black makes a four or an open three (both
+//! `suspects`): a forbidden cell is one where black makes a four or an open three (both
 //! kept as threat-cell sets by the line state) or an overline (found by shifts).
 
 use arrayvec::ArrayVec;

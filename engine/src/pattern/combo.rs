@@ -25,7 +25,7 @@
 //! has no class: that pattern decides alone. For black under renju a double four, a double
 //! three and an overline are forbidden, so those cells have no class either.
 //!
-//! The fast path: each pattern adds a digit ([`combo_digit`]) to a per-colour index, the sum
+//! The fast path: each pattern adds a digit (`combo_digit`) to a per-colour index, the sum
 //! over the four directions; a per-rule table ([`ComboTable`], kept in the rule's
 //! [`super::table::PatternTable`]) maps the index to the worth of its class, packed like the
 //! pattern potentials.

@@ -16,7 +16,7 @@ pub const CHECK_INTERVAL_NODES: u64 = 128;
 /// spent: the next iteration would most likely not finish.
 pub const NEW_ITERATION_FRACTION: f64 = 0.65;
 
-/// Stretch of the time aimed at (see [`StopCheck::set_stretch`]) after an iteration that
+/// Stretch of the time aimed at (see `StopCheck::set_stretch`) after an iteration that
 /// changed the best move ...
 pub const UNSETTLED_STRETCH: f64 = 2.0;
 /// ... after one whose iteration before changed it ...
@@ -42,7 +42,7 @@ pub struct SearchLimits {
     /// The time to aim for, if less than `time` (a game clock's share of one move, see
     /// [`crate::time::Budget`]): iterations start only within a share of it, which the
     /// search stretches towards `time` while its best move is unsettled and shrinks on a
-    /// forced move (see [`StopCheck::set_stretch`]). `None`: `time` is the aim as well. The
+    /// forced move (see `StopCheck::set_stretch`). `None`: `time` is the aim as well. The
     /// root threat searches take their share of the aim.
     pub target: Option<Duration>,
     /// Stop as soon as another thread sets this flag.

@@ -16,9 +16,9 @@ use crate::tt::{Bound, TtEntry, score_from_tt};
 /// Late-move reductions: from this remaining depth ...
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// ... moves from this index in the ordering are first searched shallower: by one ply if
-/// they make or stop a three or a four, else by [`lmr_reduction`] plies.
+/// they make or stop a three or a four, else by `lmr_reduction` plies.
 pub const LMR_MIN_INDEX: usize = 4;
-/// Divides `ln(depth) · ln(index)` in [`lmr_reduction`] (smaller: deeper reductions).
+/// Divides `ln(depth) · ln(index)` in `lmr_reduction` (smaller: deeper reductions).
 pub const LMR_DIVISOR: f64 = 1.8;
 
 /// How many plies a late quiet move's first search is reduced by: one, more for later moves
@@ -59,7 +59,7 @@ pub const LMP_BASE: usize = 3;
 /// See [`LMP_BASE`].
 pub const LMP_SCALE: usize = 2;
 
-/// Internal iterative reduction: the depth left from which [`internal_reduction`] applies.
+/// Internal iterative reduction: the depth left from which `internal_reduction` applies.
 pub const IIR_MIN_DEPTH: i32 = 4;
 
 /// Internal iterative reduction (15×15, below the root): a node the table knows no move for
@@ -76,7 +76,7 @@ pub const SE_MIN_DEPTH: i32 = 6;
 /// shallower ...
 pub const SE_TT_DEPTH_SLACK: i32 = 3;
 /// ... is searched a ply deeper when every other move, searched to half the depth, stays
-/// this much per ply of depth below its score (see [`singular_beta`]).
+/// this much per ply of depth below its score (see `singular_beta`).
 pub const SE_MARGIN: Score = 4;
 
 /// Singular extension (15×15, below the root): the null window's upper edge that every move
