@@ -13,44 +13,32 @@ use std::time::Instant;
 
 use mnk_engine::bitboard::Bitboard;
 use mnk_engine::board::{Color, Outcome};
-use mnk_engine::geometry::Cell;
 use mnk_engine::pattern::table::PatternTable;
 use mnk_engine::perft::perft;
 use mnk_engine::rules::Rule;
 use mnk_engine::search::score::format_score;
-use mnk_engine::search::{MAX_THREADS, PvLine, SearchInfo, SearchLimits, SearchResult, Searcher};
+use mnk_engine::search::{MAX_THREADS, SearchLimits};
 use mnk_engine::solve::solve;
-use mnk_engine::time::TimeControl;
-use mnk_engine::tt::{BUCKET_BYTES, BUCKET_ENTRIES, TranspositionTable};
-use mnk_engine::{BoardSize, classroom, eval};
+use mnk_engine::tt::TranspositionTable;
+use mnk_engine::{BoardSize, eval};
 
 use crate::command::{BoardStone, Command, Point};
 use crate::game::{Game, xy_of};
 use crate::response::Response;
 use crate::with_game;
 
-/// Turn time when the manager sends none, in milliseconds.
-pub const DEFAULT_TURN_MS: u64 = 5_000;
-/// Transposition-table size when the manager sets no memory limit.
-pub const DEFAULT_HASH_BYTES: usize = 64 << 20;
-/// Memory kept back from `max_memory` for everything but the transposition table: code,
-/// stacks, the search's own tables, allocator slack.
-pub const MEMORY_RESERVE_BYTES: usize = 24 << 20;
-/// Memory kept back from `max_memory` for each search thread beyond the first: its board,
-/// solver table and search tables, and the part of its stack it touches.
-pub const THREAD_RESERVE_BYTES: usize = 8 << 20;
+mod job;
+mod settings;
+
+pub use job::{JobOutcome, Purpose, SearchJob, format_info, format_nbest_line};
+pub use settings::{
+    DEFAULT_HASH_BYTES, DEFAULT_TURN_MS, MEMORY_RESERVE_BYTES, MIN_HASH_BYTES, Settings,
+    TABLE_MOVES, TABLE_NODES_PER_SECOND, THREAD_RESERVE_BYTES,
+};
+
 /// Bytes of a fresh table [`Session::prepare`] has the system back with memory per
 /// call: a huge page, about 2 ms here, so a command that comes in meanwhile waits no longer.
 pub const TOUCH_STEP_BYTES: usize = 2 << 20;
-/// Smallest transposition table.
-pub const MIN_HASH_BYTES: usize = 1 << 20;
-/// Main-search nodes a second one search thread is assumed to reach when the table is sized
-/// for the time control: well above the 2.5 M measured here (`bench --speed`), so a faster
-/// machine still finds room.
-pub const TABLE_NODES_PER_SECOND: u64 = 4_000_000;
-/// Moves' worth of search (each as long as one move may take) the table is sized for when
-/// the time control, not `max_memory`, is the smaller bound.
-pub const TABLE_MOVES: u64 = 2;
 /// Deepest `PERFT` the protocol runs on each size: about a second of counting at most (the
 /// protocol loop is busy meanwhile). Deeper runs belong to `pbrain-mnk perft`.
 pub const fn max_protocol_perft_depth(size: BoardSize) -> u32 {
@@ -81,222 +69,6 @@ pub enum Player {
     /// The classroom program ([`mnk_engine::classroom`]), a sparring partner: depth 6 α-β,
     /// no clock (it ignores the time limits; `INFO max_depth` sets its depth).
     Classroom,
-}
-
-/// Why a search runs.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Purpose {
-    /// Answer with a move (`BEGIN`, `TURN`, `BOARD`).
-    Move,
-    /// Decide a swap2 opening with this many stones on the board (3 or 5).
-    Swap2(usize),
-    /// Report this many best moves, then answer with the best (`YXNBEST`).
-    NBest(usize),
-}
-
-impl Purpose {
-    /// How many lines (best moves) the search looks for.
-    fn lines(self) -> usize {
-        match self {
-            Purpose::NBest(n) => n,
-            Purpose::Move | Purpose::Swap2(_) => 1,
-        }
-    }
-}
-
-/// A search to run away from the session.
-#[derive(Debug)]
-pub struct SearchJob {
-    game: Game,
-    limits: SearchLimits,
-    threads: usize,
-    tt: TranspositionTable,
-    purpose: Purpose,
-    messages: bool,
-    started: Instant,
-    player: Player,
-}
-
-/// What a finished [`SearchJob`] hands back.
-#[derive(Debug)]
-pub struct JobOutcome {
-    tt: TranspositionTable,
-    result: SearchResult,
-    best: Option<Point>,
-    purpose: Purpose,
-    started: Instant,
-}
-
-impl SearchJob {
-    /// Runs the search; `stop` ends it early, `on_line` receives the progress lines.
-    pub fn run(
-        self: Box<Self>,
-        stop: Arc<AtomicBool>,
-        on_line: &mut dyn FnMut(Response),
-    ) -> JobOutcome {
-        let mut job = *self;
-        let mut limits = job.limits.clone();
-        limits.stop = Some(stop);
-        let messages = job.messages;
-        let size = job.game.size();
-        let mut report = |info: &SearchInfo| {
-            if messages {
-                on_line(Response::Message(format_info(info, size)));
-            }
-        };
-        let lines = job.purpose.lines();
-        let (result, best) = with_game!(&job.game, b => {
-            let r = match job.player {
-                Player::Mnk => {
-                    Searcher::new(b.clone(), &mut job.tt, limits)
-                        .with_lines(lines)
-                        .with_threads(job.threads)
-                        .run(&mut report)
-                }
-                Player::Classroom => {
-                    let depth = limits.depth.unwrap_or(classroom::DEPTH);
-                    classroom::search(b, depth, limits.stop.as_deref())
-                }
-            };
-            let best = r.best_move.map(|c| xy_of(b, c));
-            (r, best)
-        });
-        JobOutcome { tt: job.tt, result, best, purpose: job.purpose, started: job.started }
-    }
-}
-
-/// One progress line in the Rapfi/Embryo convention:
-/// `depth 12-19 ev 134 n 1520k n/ms 610 tm 2490 pv h8 i9 j10`.
-pub fn format_info(info: &SearchInfo, size: BoardSize) -> String {
-    let line = info.line.map(|k| format!(" multipv {k}")).unwrap_or_default();
-    format!(
-        "depth {}-{}{line} ev {} n {}k n/ms {} tm {} pv {}",
-        info.depth,
-        info.seldepth,
-        format_score(info.score),
-        info.nodes / 1000,
-        info.nps / 1000,
-        info.time.as_millis(),
-        format_pv(&info.pv, size)
-    )
-}
-
-/// One line of a `YXNBEST` answer: `nbest 2/3 depth 9 ev 134 pv h8 i9 j10` (line 2 of the 3
-/// asked for, from the iteration of depth 9).
-pub fn format_nbest_line(index: usize, asked: usize, line: &PvLine, size: BoardSize) -> String {
-    format!(
-        "nbest {index}/{asked} depth {} ev {} pv {}",
-        line.depth,
-        format_score(line.score),
-        format_pv(&line.pv, size)
-    )
-}
-
-/// A principal variation in "pos" notation, space separated.
-fn format_pv(pv: &[Cell], size: BoardSize) -> String {
-    let moves: Vec<String> = pv
-        .iter()
-        .map(|&c| mnk_engine::with_board_size!(size, B => B::GEOMETRY.format_pos(c)))
-        .collect();
-    moves.join(" ")
-}
-
-/// The manager's settings (`INFO`).
-#[derive(Clone, Debug)]
-pub struct Settings {
-    /// `timeout_turn` in ms.
-    pub turn_ms: u64,
-    /// `timeout_match` in ms (0 = no game clock).
-    pub match_ms: u64,
-    /// `time_left` in ms, if sent in this game.
-    pub time_left_ms: Option<u64>,
-    /// Our thinking time in ms since the last `time_left` (or, if none came in this game,
-    /// since `START` or `RESTART`): the game clock is `time_left` — or `timeout_match`
-    /// before any — less this, so a manager that sends `time_left` seldom or never still has
-    /// it kept.
-    pub spent_ms: u64,
-    /// `max_memory` in bytes (0 = no limit).
-    pub max_memory: u64,
-    /// `rule` as sent.
-    pub rule_code: u32,
-    /// `max_depth`, if sent.
-    pub max_depth: Option<u32>,
-    /// `max_node`, if sent.
-    pub max_nodes: Option<u64>,
-    /// Search threads (`thread_num`, clamped to 1..=`MAX_THREADS`; 1 if not sent).
-    pub threads: usize,
-    /// Whether search progress is sent as `MESSAGE` lines (`INFO messages 0|1`).
-    pub messages: bool,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            turn_ms: DEFAULT_TURN_MS,
-            match_ms: 0,
-            time_left_ms: None,
-            spent_ms: 0,
-            max_memory: 0,
-            rule_code: 0,
-            max_depth: None,
-            max_nodes: None,
-            threads: 1,
-            messages: true,
-        }
-    }
-}
-
-impl Settings {
-    /// The rule the `rule` code stands for, or an explanation why it cannot be played.
-    pub fn rule(&self) -> Result<Rule, String> {
-        Rule::from_protocol(self.rule_code).ok_or_else(|| {
-            format!(
-                "unsupported rule {} (0 freestyle, 1 standard, 2/4 renju, 8/9 caro)",
-                self.rule_code
-            )
-        })
-    }
-
-    /// The clock for the next move: `timeout_turn`, and the game clock (see
-    /// [`Settings::spent_ms`]) unless `timeout_match` is 0 or `time_left` is 2147483647.
-    pub fn time_control(&self) -> TimeControl {
-        let unlimited_game = self.match_ms == 0 || self.time_left_ms == Some(i32::MAX as u64);
-        let left_ms = self.time_left_ms.unwrap_or(self.match_ms).saturating_sub(self.spent_ms);
-        TimeControl { turn_ms: Some(self.turn_ms), left_ms: (!unlimited_game).then_some(left_ms) }
-    }
-
-    /// Transposition-table bytes: what `max_memory` allows, but no more than the searches
-    /// the time control allows can fill (see [`Settings::hash_bytes_for_time`]).
-    pub fn hash_bytes(&self) -> usize {
-        let for_memory = if self.max_memory == 0 {
-            DEFAULT_HASH_BYTES
-        } else {
-            let limit = usize::try_from(self.max_memory).unwrap_or(usize::MAX);
-            let reserve = MEMORY_RESERVE_BYTES + (self.threads - 1) * THREAD_RESERVE_BYTES;
-            limit.saturating_sub(reserve)
-        };
-        for_memory.min(self.hash_bytes_for_time()).max(MIN_HASH_BYTES)
-    }
-
-    /// Bytes [`TABLE_MOVES`] searches as long as one move may take (by `timeout_turn` and
-    /// `timeout_match`, not `time_left`, so the size holds for the whole game) can fill at
-    /// [`TABLE_NODES_PER_SECOND`] a thread, rounded up to a power of two.
-    ///
-    /// Memory the search cannot fill is not free: the system hands the table out lazily and
-    /// the searches pay for each first touch of a page. On the 2-core virtual machine here
-    /// a 350 MB table took 0.1 to 0.7 s of page faults, so with 200 ms a move the first
-    /// moves of a game were searched 3 to 6 plies deep instead of 11.
-    pub fn hash_bytes_for_time(&self) -> usize {
-        let game_clock = (self.match_ms > 0).then_some(self.match_ms);
-        let at_the_start = TimeControl { turn_ms: Some(self.turn_ms), left_ms: game_clock };
-        let longest_move = at_the_start.budget(usize::MAX).limit;
-        let nodes = u128::from(TABLE_NODES_PER_SECOND) * longest_move.as_millis() / 1000
-            * (self.threads as u128)
-            * u128::from(TABLE_MOVES);
-        let bytes = nodes * (BUCKET_BYTES / BUCKET_ENTRIES) as u128;
-        usize::try_from(bytes)
-            .map_or(usize::MAX, |b| b.checked_next_power_of_two().unwrap_or(usize::MAX))
-    }
 }
 
 /// The protocol state machine.
@@ -883,6 +655,7 @@ pub fn position_from_stones(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mnk_engine::tt::BUCKET_BYTES;
 
     fn reply(session: &mut Session, command: Command) -> Vec<Response> {
         match session.handle(command) {

@@ -1,0 +1,137 @@
+//! A search handed out by the session: the job that runs away from it (on the driver's
+//! search thread, or inline in tests), what it hands back, and the progress lines it writes.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use mnk_engine::bitboard::Bitboard;
+use mnk_engine::geometry::Cell;
+use mnk_engine::search::score::format_score;
+use mnk_engine::search::{PvLine, SearchInfo, SearchLimits, SearchResult, Searcher};
+use mnk_engine::tt::TranspositionTable;
+use mnk_engine::{BoardSize, classroom};
+
+use super::Player;
+use crate::command::Point;
+use crate::game::{Game, xy_of};
+use crate::response::Response;
+use crate::with_game;
+
+/// Why a search runs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// Answer with a move (`BEGIN`, `TURN`, `BOARD`).
+    Move,
+    /// Decide a swap2 opening with this many stones on the board (3 or 5).
+    Swap2(usize),
+    /// Report this many best moves, then answer with the best (`YXNBEST`).
+    NBest(usize),
+}
+
+impl Purpose {
+    /// How many lines (best moves) the search looks for.
+    pub(super) fn lines(self) -> usize {
+        match self {
+            Purpose::NBest(n) => n,
+            Purpose::Move | Purpose::Swap2(_) => 1,
+        }
+    }
+}
+
+/// A search to run away from the session.
+#[derive(Debug)]
+pub struct SearchJob {
+    pub(super) game: Game,
+    pub(super) limits: SearchLimits,
+    pub(super) threads: usize,
+    pub(super) tt: TranspositionTable,
+    pub(super) purpose: Purpose,
+    pub(super) messages: bool,
+    pub(super) started: Instant,
+    pub(super) player: Player,
+}
+
+/// What a finished [`SearchJob`] hands back.
+#[derive(Debug)]
+pub struct JobOutcome {
+    pub(super) tt: TranspositionTable,
+    pub(super) result: SearchResult,
+    pub(super) best: Option<Point>,
+    pub(super) purpose: Purpose,
+    pub(super) started: Instant,
+}
+
+impl SearchJob {
+    /// Runs the search; `stop` ends it early, `on_line` receives the progress lines.
+    pub fn run(
+        self: Box<Self>,
+        stop: Arc<AtomicBool>,
+        on_line: &mut dyn FnMut(Response),
+    ) -> JobOutcome {
+        let mut job = *self;
+        let mut limits = job.limits.clone();
+        limits.stop = Some(stop);
+        let messages = job.messages;
+        let size = job.game.size();
+        let mut report = |info: &SearchInfo| {
+            if messages {
+                on_line(Response::Message(format_info(info, size)));
+            }
+        };
+        let lines = job.purpose.lines();
+        let (result, best) = with_game!(&job.game, b => {
+            let r = match job.player {
+                Player::Mnk => {
+                    Searcher::new(b.clone(), &mut job.tt, limits)
+                        .with_lines(lines)
+                        .with_threads(job.threads)
+                        .run(&mut report)
+                }
+                Player::Classroom => {
+                    let depth = limits.depth.unwrap_or(classroom::DEPTH);
+                    classroom::search(b, depth, limits.stop.as_deref())
+                }
+            };
+            let best = r.best_move.map(|c| xy_of(b, c));
+            (r, best)
+        });
+        JobOutcome { tt: job.tt, result, best, purpose: job.purpose, started: job.started }
+    }
+}
+
+/// One progress line in the Rapfi/Embryo convention:
+/// `depth 12-19 ev 134 n 1520k n/ms 610 tm 2490 pv h8 i9 j10`.
+pub fn format_info(info: &SearchInfo, size: BoardSize) -> String {
+    let line = info.line.map(|k| format!(" multipv {k}")).unwrap_or_default();
+    format!(
+        "depth {}-{}{line} ev {} n {}k n/ms {} tm {} pv {}",
+        info.depth,
+        info.seldepth,
+        format_score(info.score),
+        info.nodes / 1000,
+        info.nps / 1000,
+        info.time.as_millis(),
+        format_pv(&info.pv, size)
+    )
+}
+
+/// One line of a `YXNBEST` answer: `nbest 2/3 depth 9 ev 134 pv h8 i9 j10` (line 2 of the 3
+/// asked for, from the iteration of depth 9).
+pub fn format_nbest_line(index: usize, asked: usize, line: &PvLine, size: BoardSize) -> String {
+    format!(
+        "nbest {index}/{asked} depth {} ev {} pv {}",
+        line.depth,
+        format_score(line.score),
+        format_pv(&line.pv, size)
+    )
+}
+
+/// A principal variation in "pos" notation, space separated.
+fn format_pv(pv: &[Cell], size: BoardSize) -> String {
+    let moves: Vec<String> = pv
+        .iter()
+        .map(|&c| mnk_engine::with_board_size!(size, B => B::GEOMETRY.format_pos(c)))
+        .collect();
+    moves.join(" ")
+}
