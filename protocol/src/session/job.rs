@@ -31,7 +31,7 @@ pub enum Purpose {
 
 impl Purpose {
     /// How many lines (best moves) the search looks for.
-    pub(super) fn lines(self) -> usize {
+    fn lines(self) -> usize {
         match self {
             Purpose::NBest(n) => n,
             Purpose::Move | Purpose::Swap2(_) => 1,
