@@ -145,6 +145,11 @@ impl StopCheck {
         self.start.elapsed()
     }
 
+    /// The time aimed at (`None` without a time limit).
+    pub(crate) fn aim(&self) -> Option<Duration> {
+        self.aim
+    }
+
     /// When `fraction` of the time aimed at will be spent (`None` without a time limit).
     pub(crate) fn deadline_at(&self, fraction: f64) -> Option<Instant> {
         self.aim.map(|b| self.start + b.mul_f64(fraction))

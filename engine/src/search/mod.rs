@@ -67,13 +67,15 @@ pub use pruning::{
 pub use report::{PvLine, SearchInfo, SearchResult};
 pub use root::{
     DEFENCE_DEEPER_MOVES, DEFENCE_VCT_MAX_NODES, DEFENCE_VCT_NODES, ROOT_VCF_FOURS, ROOT_VCF_NODES,
-    ROOT_VCT_NODES, THREAT_TIME_FRACTION, VCT_THREATS,
+    ROOT_VCT_NODES, THREAT_TIME_FRACTION, VCT_THREATS, VERIFY_MIN_DEPTH, VERIFY_TIME_FRACTION,
+    VERIFY_TIME_SHARE, VERIFY_VCT_MAX_NODES, VERIFY_VCT_NODES,
 };
 
 use correction::CorrectionHistory;
 use limits::{Stability, StopCheck};
 use ordering::{MovePicker, Ordering};
 use pruning::{internal_reduction, lmr_reduction, singular_beta};
+use root::BestMoveChecks;
 use score::{INFINITY, MATE_BOUND, MAX_EVAL, MAX_PLY, Score, is_decisive, loss_in, win_in};
 use symmetry::SymmetricHash;
 use threats::{ThreatSearch, Threats};
@@ -118,6 +120,12 @@ pub struct Searcher<'t, B: Bitboard> {
     threat: ThreatSearch,
     /// Root moves the main search may play (15×15 after the threat checks).
     root_moves: Option<B>,
+    /// Whether the defence filter found the opponent winning by a threat sequence if the
+    /// side to move passed: the iterations' best moves are then checked against it too.
+    opponent_attacks: bool,
+    /// The checks of the iterations' best moves against the opponent's threat sequences
+    /// (see [`Searcher::refutes_best_move`]).
+    best_move_checks: BestMoveChecks,
     /// Lines (best root moves) each iteration finds, 1..=`MAX_LINES`.
     lines: usize,
     /// Root moves of the lines already found in this iteration, which the next line skips.
@@ -175,6 +183,8 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             seldepth: 0,
             threat: ThreatSearch::new(stop),
             root_moves: None,
+            opponent_attacks: false,
+            best_move_checks: BestMoveChecks::default(),
             lines: 1,
             excluded: B::EMPTY,
             singular_excluded: Box::new([None; MAX_PLY]),
@@ -294,7 +304,8 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         let small = B::GEOMETRY.lines_span_board();
         let mut previous: Vec<Score> = Vec::new();
         let (forced, mut stability) = (self.root_is_forced(), Stability::default());
-        for depth in depths {
+        let (mut depth, last_depth) = depths.into_inner();
+        while depth <= last_depth {
             if depth > first_depth && !self.check.may_start_iteration() {
                 break;
             }
@@ -332,6 +343,19 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             if !complete {
                 break;
             }
+            if !small
+                && let Some(best) = result.best_move
+                && self.refutes_best_move(best, depth, score)
+            {
+                // The opponent's threat sequence wins after that move: this depth again
+                // without it, and until an iteration completes, the first remaining root move
+                // in the ordering, with the best estimate at hand.
+                let replacement = self.fallback_move();
+                result.best_move = Some(replacement);
+                result.lines = vec![PvLine { depth, score, pv: vec![replacement] }];
+                self.check.set_stretch(stability.stretch_after(replacement, score, forced));
+                continue;
+            }
             if let Some(best) = result.best_move {
                 self.check.set_stretch(stability.stretch_after(best, score, forced));
             }
@@ -345,6 +369,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             if result.proven || mate_within_horizon {
                 break;
             }
+            depth += 1;
         }
     }
 
@@ -918,12 +943,15 @@ mod tests {
     #[test]
     fn a_search_stopped_after_proving_its_last_best_move_lost_plays_one_not_proven_lost() {
         // Depth 8 prefers l9, which iteration 9 proves lost before another root move raises
-        // alpha (a classroom game's position, black to move).
+        // alpha (a classroom game's position, black to move). The checks of the best move
+        // refute l9 and the moves after it by white threat sequences and prove the loss by
+        // depth 5, so this search of the stop goes without them.
         let moves = "g6,j10,g10,j9,f7,j11,j12,k8,e8,j7,j8,h5";
         let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
         let run = |limits: SearchLimits| {
             let mut tt = TranspositionTable::with_bytes(1 << 22);
             let mut searcher = Searcher::new(board.clone(), &mut tt, limits);
+            searcher.best_move_checks = BestMoveChecks::off();
             let result = searcher.search_alone(&mut |_| {});
             (result, searcher.root_lost, searcher.root_interrupted)
         };

@@ -3,9 +3,9 @@
 //! opponent's VCT wins (see "Threat search at the root" in `docs/search.md`). Also the move
 //! played when no iteration completes.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use super::score::win_in;
+use super::score::{Score, is_decisive, win_in};
 use super::threats::{self, Threats};
 use super::{PvLine, SearchInfo, SearchResult, Searcher};
 use crate::bitboard::Bitboard;
@@ -29,6 +29,21 @@ pub const DEFENCE_VCT_NODES: u64 = 20_000;
 pub const DEFENCE_DEEPER_MOVES: usize = 4;
 /// ... and the most VCT nodes one of them may get.
 pub const DEFENCE_VCT_MAX_NODES: u64 = 1_280_000;
+/// VCT nodes for the first check of an iteration's best move against the opponent's threat
+/// sequences (see `Searcher::refutes_best_move`); each later check of the same move doubles
+/// them ...
+pub const VERIFY_VCT_NODES: u64 = 8 * DEFENCE_VCT_NODES;
+/// ... up to this many.
+pub const VERIFY_VCT_MAX_NODES: u64 = 2_560_000;
+/// The shallowest iteration whose best move is checked.
+pub const VERIFY_MIN_DEPTH: u32 = 4;
+/// Share of the time aimed at that the checks of the best moves may take together; a check
+/// expected to take longer than what is left of it is not started.
+pub const VERIFY_TIME_SHARE: f64 = 0.25;
+/// Share of the time aimed at after which no best move is checked.
+pub const VERIFY_TIME_FRACTION: f64 = 0.6;
+/// Threat-search speed assumed before one is measured, in nodes per second.
+const ASSUMED_THREAT_NPS: f64 = 1_000_000.0;
 /// Threats (fours and threes) a VCT may chain.
 pub const VCT_THREATS: u32 = 12;
 /// Share of the time budget the root threat searches may use before the main search.
@@ -37,6 +52,35 @@ pub const THREAT_TIME_FRACTION: f64 = 0.3;
 /// The deadline of one of `remaining` solves (this one included) that share the time from
 /// `now` until `end` equally: each gets what the ones before left over, divided evenly. Once
 /// `end` has passed, `now` (such a solve stops at its first look at the clock).
+/// The state of the checks of the iterations' best moves (see
+/// `Searcher::refutes_best_move`).
+#[derive(Clone, Debug)]
+pub(super) struct BestMoveChecks {
+    /// The last move checked and the nodes of its next check (0: no more checks).
+    last: Option<(Cell, u64)>,
+    /// Time the checks took so far.
+    time: Duration,
+    /// The threat search's speed, nodes per second: measured by the root threat searches,
+    /// then by each check.
+    speed: f64,
+    /// Whether the checks run (always but in tests).
+    on: bool,
+}
+
+impl Default for BestMoveChecks {
+    fn default() -> Self {
+        BestMoveChecks { last: None, time: Duration::ZERO, speed: ASSUMED_THREAT_NPS, on: true }
+    }
+}
+
+#[cfg(test)]
+impl BestMoveChecks {
+    /// No checks: for tests of what the iterations do without them.
+    pub(super) fn off() -> Self {
+        BestMoveChecks { on: false, ..BestMoveChecks::default() }
+    }
+}
+
 fn slice_deadline(now: Instant, end: Instant, remaining: usize) -> Instant {
     let share = u32::try_from(remaining.max(1)).unwrap_or(u32::MAX);
     now + end.saturating_duration_since(now) / share
@@ -79,6 +123,10 @@ impl<B: Bitboard> Searcher<'_, B> {
         }
         self.root_moves = self.safe_root_moves();
         result.root_threat_time = self.check.elapsed();
+        let seconds = result.root_threat_time.as_secs_f64();
+        if self.threat.nodes >= DEFENCE_VCT_NODES && seconds > 0.0 {
+            self.best_move_checks.speed = self.threat.nodes as f64 / seconds;
+        }
         false
     }
 
@@ -116,10 +164,81 @@ impl<B: Bitboard> Searcher<'_, B> {
         if !opponent_threatens || !self.opponent_wins_with_a_free_move(DEFENCE_VCT_NODES) {
             return None;
         }
+        self.opponent_attacks = true;
         // The free move's win guides the solves after each root move (see `Hints`).
         let safe = self.refute_root_moves(candidates);
         self.threat.forget_hints();
         safe
+    }
+
+    /// After a completed iteration of a single-line search (15×15) whose best move is `best`
+    /// with `score`: whether the opponent's VCT wins after `best` after all, in which case
+    /// `best` leaves the root moves and the iteration must be searched again without it.
+    ///
+    /// The defence filter gave every root move the same few nodes; the iterations single out
+    /// the move to play, and that one deserves a longer look. Only when the filter found the
+    /// opponent winning with a free move (so it has threats to chain), from
+    /// [`VERIFY_MIN_DEPTH`] on, for a score that proves nothing, and until
+    /// [`VERIFY_TIME_FRACTION`] of the time is spent. The first check of a move gets
+    /// [`VERIFY_VCT_NODES`], each later one twice the last, up to [`VERIFY_VCT_MAX_NODES`];
+    /// a solve that ends within its budget (not stopped by the clock) has searched every
+    /// sequence the solver can, so that move is not checked again. With a time limit the
+    /// checks share [`VERIFY_TIME_SHARE`] of the aim, and one is started only if it should
+    /// end within what is left of it at the solver's speed so far: a check stopped by the
+    /// clock proves nothing, so at short turns none runs. A refutation that would leave the
+    /// root without a move is ignored (every move loses to some sequence).
+    pub(super) fn refutes_best_move(&mut self, best: Cell, depth: u32, score: Score) -> bool {
+        if !self.opponent_attacks
+            || !self.best_move_checks.on
+            || self.lines > 1
+            || depth < VERIFY_MIN_DEPTH
+            || is_decisive(score)
+            || self.check.spent(VERIFY_TIME_FRACTION)
+        {
+            return false;
+        }
+        let nodes = match self.best_move_checks.last {
+            Some((cell, next)) if cell == best => next,
+            _ => VERIFY_VCT_NODES,
+        };
+        if nodes == 0 || nodes > VERIFY_VCT_MAX_NODES {
+            return false;
+        }
+        let started = Instant::now();
+        let deadline = match self.check.aim() {
+            Some(aim) => {
+                let left =
+                    aim.mul_f64(VERIFY_TIME_SHARE).saturating_sub(self.best_move_checks.time);
+                if left.as_secs_f64() * self.best_move_checks.speed < nodes as f64 {
+                    return false;
+                }
+                Some(started + left)
+            }
+            None => None,
+        };
+        let before = self.threat.nodes;
+        let refuted = self.opponent_wins_after(best, nodes, deadline);
+        let (used, took) = (self.threat.nodes - before, started.elapsed());
+        self.best_move_checks.time += took;
+        if used >= DEFENCE_VCT_NODES && !took.is_zero() {
+            self.best_move_checks.speed = used as f64 / took.as_secs_f64();
+        }
+        if !refuted {
+            let exhausted = used < nodes && deadline.is_none_or(|end| Instant::now() < end);
+            self.best_move_checks.last = Some((best, if exhausted { 0 } else { 2 * nodes }));
+            return false;
+        }
+        let kept = self.root_moves;
+        let allowed = kept.unwrap_or_else(|| movegen::candidates(&self.board));
+        self.root_moves = Some(allowed.without(B::EMPTY.with(best)));
+        if self.candidates(B::EMPTY, true).contains(best) {
+            // Nothing else is left: the filter would step aside and let `best` back in.
+            self.root_moves = kept;
+            self.best_move_checks.last = Some((best, 0));
+            return false;
+        }
+        self.best_move_checks.last = None;
+        true
     }
 
     /// [`Searcher::safe_root_moves`] once the opponent is known to win with a free move.
@@ -332,5 +451,35 @@ mod tests {
         let mut searcher = Searcher::new(board, &mut tt, SearchLimits::default());
         let safe = searcher.safe_root_moves().expect("black threatens");
         assert_eq!(safe.iter().map(|c| g.format_pos(c)).collect::<Vec<_>>(), ["k10"]);
+    }
+
+    /// Freestyle j6,f9,h8,g9,i9,g7, black to move: after h10 white wins by a 25-ply threat
+    /// sequence that takes the solver about 346,000 nodes, more than the defence filter's
+    /// 20,000, so h10 survives the filter; the checks of h10 as the iterations' best move
+    /// (160,000 nodes, then 320,000) refute it at the second — the solver's table keeps what
+    /// the check before completed — and drop it from the root. g6 is safe: its
+    /// check ends within budget and it is not checked again.
+    #[test]
+    fn the_best_move_checks_drop_a_move_a_longer_threat_sequence_refutes() {
+        let board =
+            Board::<Bits256>::from_notation(Rule::Freestyle, "j6,f9,h8,g9,i9,g7").expect("legal");
+        let g = Bits256::GEOMETRY;
+        let (h10, g6) = (g.parse_pos("h10"), g.parse_pos("g6"));
+        let mut tt = TranspositionTable::with_bytes(1 << 20);
+        let mut searcher = Searcher::new(board, &mut tt, SearchLimits::default());
+        let safe = searcher.safe_root_moves().expect("white threatens");
+        assert!(safe.contains(h10) && safe.contains(g6));
+        assert!(!searcher.refutes_best_move(h10, VERIFY_MIN_DEPTH - 1, 0), "too shallow");
+        assert_eq!(searcher.best_move_checks.last, None);
+        let mut checks = 0;
+        while !searcher.refutes_best_move(h10, VERIFY_MIN_DEPTH, 0) {
+            checks += 1;
+            assert!(checks < 2, "h10 is refuted by the second check");
+        }
+        assert_eq!(checks, 1);
+        assert!(!searcher.candidates(Bits256::EMPTY, true).contains(h10));
+        assert!(!searcher.refutes_best_move(g6, VERIFY_MIN_DEPTH, 0));
+        assert_eq!(searcher.best_move_checks.last, Some((g6, 0)), "settled");
+        assert!(searcher.candidates(Bits256::EMPTY, true).contains(g6));
     }
 }
