@@ -120,9 +120,6 @@ pub struct Searcher<'t, B: Bitboard> {
     threat: ThreatSearch,
     /// Root moves the main search may play (15×15 after the threat checks).
     root_moves: Option<B>,
-    /// Whether the defence filter found the opponent winning by a threat sequence if the
-    /// side to move passed: the iterations' best moves are then checked against it too.
-    opponent_attacks: bool,
     /// The checks of the iterations' best moves against the opponent's threat sequences
     /// (see [`Searcher::refutes_best_move`]).
     best_move_checks: BestMoveChecks,
@@ -183,7 +180,6 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             seldepth: 0,
             threat: ThreatSearch::new(stop),
             root_moves: None,
-            opponent_attacks: false,
             best_move_checks: BestMoveChecks::default(),
             lines: 1,
             excluded: B::EMPTY,

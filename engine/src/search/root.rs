@@ -49,13 +49,13 @@ pub const VCT_THREATS: u32 = 12;
 /// Share of the time budget the root threat searches may use before the main search.
 pub const THREAT_TIME_FRACTION: f64 = 0.3;
 
-/// The deadline of one of `remaining` solves (this one included) that share the time from
-/// `now` until `end` equally: each gets what the ones before left over, divided evenly. Once
-/// `end` has passed, `now` (such a solve stops at its first look at the clock).
 /// The state of the checks of the iterations' best moves (see
 /// `Searcher::refutes_best_move`).
 #[derive(Clone, Debug)]
 pub(super) struct BestMoveChecks {
+    /// Whether the defence filter found the opponent winning by a threat sequence if the
+    /// side to move passed: only then are the best moves checked.
+    opponent_attacks: bool,
     /// The last move checked and the nodes of its next check (0: no more checks).
     last: Option<(Cell, u64)>,
     /// Time the checks took so far.
@@ -69,7 +69,13 @@ pub(super) struct BestMoveChecks {
 
 impl Default for BestMoveChecks {
     fn default() -> Self {
-        BestMoveChecks { last: None, time: Duration::ZERO, speed: ASSUMED_THREAT_NPS, on: true }
+        BestMoveChecks {
+            opponent_attacks: false,
+            last: None,
+            time: Duration::ZERO,
+            speed: ASSUMED_THREAT_NPS,
+            on: true,
+        }
     }
 }
 
@@ -81,6 +87,9 @@ impl BestMoveChecks {
     }
 }
 
+/// The deadline of one of `remaining` solves (this one included) that share the time from
+/// `now` until `end` equally: each gets what the ones before left over, divided evenly. Once
+/// `end` has passed, `now` (such a solve stops at its first look at the clock).
 fn slice_deadline(now: Instant, end: Instant, remaining: usize) -> Instant {
     let share = u32::try_from(remaining.max(1)).unwrap_or(u32::MAX);
     now + end.saturating_duration_since(now) / share
@@ -164,7 +173,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         if !opponent_threatens || !self.opponent_wins_with_a_free_move(DEFENCE_VCT_NODES) {
             return None;
         }
-        self.opponent_attacks = true;
+        self.best_move_checks.opponent_attacks = true;
         // The free move's win guides the solves after each root move (see `Hints`).
         let safe = self.refute_root_moves(candidates);
         self.threat.forget_hints();
@@ -188,7 +197,7 @@ impl<B: Bitboard> Searcher<'_, B> {
     /// clock proves nothing, so at short turns none runs. A refutation that would leave the
     /// root without a move is ignored (every move loses to some sequence).
     pub(super) fn refutes_best_move(&mut self, best: Cell, depth: u32, score: Score) -> bool {
-        if !self.opponent_attacks
+        if !self.best_move_checks.opponent_attacks
             || !self.best_move_checks.on
             || self.lines > 1
             || depth < VERIFY_MIN_DEPTH
