@@ -339,8 +339,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             if !complete {
                 break;
             }
-            if !small
-                && let Some(best) = result.best_move
+            if let Some(best) = result.best_move
                 && self.refutes_best_move(best, depth, score)
             {
                 // The opponent's threat sequence wins after that move: this depth again

@@ -239,7 +239,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         }
         let kept = self.root_moves;
         let allowed = kept.unwrap_or_else(|| movegen::candidates(&self.board));
-        self.root_moves = Some(allowed.without(B::EMPTY.with(best)));
+        self.root_moves = Some(allowed.without(B::from_cell(best)));
         if self.candidates(B::EMPTY, true).contains(best) {
             // Nothing else is left: the filter would step aside and let `best` back in.
             self.root_moves = kept;
