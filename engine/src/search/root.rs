@@ -79,6 +79,16 @@ impl Default for BestMoveChecks {
     }
 }
 
+impl BestMoveChecks {
+    /// Takes `nodes` of threat search in `took` as the solver's speed, if they are enough
+    /// to tell (a defence-filter solve's worth or more).
+    fn measure_speed(&mut self, nodes: u64, took: Duration) {
+        if nodes >= DEFENCE_VCT_NODES && !took.is_zero() {
+            self.speed = nodes as f64 / took.as_secs_f64();
+        }
+    }
+}
+
 #[cfg(test)]
 impl BestMoveChecks {
     /// No checks: for tests of what the iterations do without them.
@@ -132,10 +142,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         }
         self.root_moves = self.safe_root_moves();
         result.root_threat_time = self.check.elapsed();
-        let seconds = result.root_threat_time.as_secs_f64();
-        if self.threat.nodes >= DEFENCE_VCT_NODES && seconds > 0.0 {
-            self.best_move_checks.speed = self.threat.nodes as f64 / seconds;
-        }
+        self.best_move_checks.measure_speed(self.threat.nodes, result.root_threat_time);
         false
     }
 
@@ -229,9 +236,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         let refuted = self.opponent_wins_after(best, nodes, deadline);
         let (used, took) = (self.threat.nodes - before, started.elapsed());
         self.best_move_checks.time += took;
-        if used >= DEFENCE_VCT_NODES && !took.is_zero() {
-            self.best_move_checks.speed = used as f64 / took.as_secs_f64();
-        }
+        self.best_move_checks.measure_speed(used, took);
         if !refuted {
             let exhausted = used < nodes && deadline.is_none_or(|end| Instant::now() < end);
             self.best_move_checks.last = Some((best, if exhausted { 0 } else { 2 * nodes }));
