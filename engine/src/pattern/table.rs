@@ -16,8 +16,10 @@
 //!   overline or a one-line double four is forbidden and does not count.
 //!
 //! The result for each colour is stored per raw key (black = code 1, white = code 2), so a
-//! lookup needs no colour swap. Tables are built once per rule, on first use, classifying only
-//! the keys a board can produce (and those their classification reaches): about 15 ms per rule.
+//! lookup needs no colour swap. The classification (`pattern/classify.rs`) runs in the build
+//! script, for only the keys a board can produce (and those their classification reaches);
+//! the binary carries one byte per key and rule, unpacked into a table at a rule's first use
+//! (well under a millisecond).
 //!
 //! **Compact keys.** The two-bit key space (2²⁰ entries, 2 MiB) does not fit the core's cache,
 //! and a board only ever produces keys whose walls run in from the line's ends. The stored
@@ -31,29 +33,14 @@
 use std::sync::LazyLock;
 
 use super::Pattern;
+use super::classify::line_index;
+pub use super::classify::{
+    CODE_BLACK, CODE_EMPTY, CODE_WALL, CODE_WHITE, COMPACT_KEYS, HALF, KEYS, SIDE_KEYS,
+    SIDE_OFFSET, slot, swap_colours,
+};
 use super::combo::ComboTable;
 use crate::board::Color;
 use crate::rules::Rule;
-
-/// Two-bit cell codes in a line key.
-pub const CODE_EMPTY: u32 = 0;
-/// A black stone (the "own" side when generating from black's view).
-pub const CODE_BLACK: u32 = 1;
-/// A white stone.
-pub const CODE_WHITE: u32 = 2;
-/// Off the board.
-pub const CODE_WALL: u32 = 3;
-/// Cells on each side of the middle in a line.
-pub const HALF: usize = 5;
-/// Number of keys (ten cells, two bits each).
-pub const KEYS: usize = 1 << (4 * HALF);
-
-/// Distinct values of one side of a compact key (see the module docs).
-pub const SIDE_KEYS: u32 = 364;
-/// Entries of a compact table.
-pub const COMPACT_KEYS: usize = (SIDE_KEYS * SIDE_KEYS) as usize;
-/// Where the block of one side's values with `w` off-board cells starts.
-pub const SIDE_OFFSET: [u32; HALF + 1] = [0, 243, 324, 351, 360, 363];
 
 /// What a stone (of code 1 or 2) `distance` cells (1..=5) from the middle on the left (or
 /// right) side adds to a compact key, per unit of its code.
@@ -70,11 +57,6 @@ pub const fn empty_compact_key(walls_left: usize, walls_right: usize) -> u32 {
     SIDE_OFFSET[walls_left] * SIDE_KEYS + SIDE_OFFSET[walls_right]
 }
 
-/// The line index (0..11) of the cell `distance` away from the middle on one side.
-const fn line_index(left: bool, distance: usize) -> usize {
-    if left { HALF - distance } else { HALF + distance }
-}
-
 /// The compact key of a two-bit key. A wall is taken to extend to the line's end (as it does
 /// on a board); cells beyond the first wall are ignored.
 pub fn compact_key(key: u32) -> u32 {
@@ -85,209 +67,6 @@ pub fn compact_key(key: u32) -> u32 {
         SIDE_OFFSET[HALF - on_board] + digits
     };
     side(true) * SIDE_KEYS + side(false)
-}
-
-/// The two-bit key of a compact key.
-fn expand_key(compact: u32) -> u32 {
-    let side = |left: bool, value: u32| {
-        let walls = (0..=HALF).rev().find(|&w| SIDE_OFFSET[w] <= value).expect("offset 0");
-        let mut digits = value - SIDE_OFFSET[walls];
-        let mut key = 0;
-        for distance in 1..=HALF {
-            let code = if distance > HALF - walls { CODE_WALL } else { digits % 3 };
-            digits /= 3;
-            key |= code << (2 * slot(line_index(left, distance)));
-        }
-        key
-    };
-    side(true, compact / SIDE_KEYS) | side(false, compact % SIDE_KEYS)
-}
-
-/// How fives are defined by one rule for one colour.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub(crate) enum FiveRule {
-    /// Five or more wins (freestyle; renju white).
-    AtLeast,
-    /// Exactly five wins (standard).
-    Exactly,
-    /// Exactly five wins; overlines and one-line double fours are forbidden moves (renju
-    /// black).
-    RenjuBlack,
-    /// Five or more wins unless both ends are blocked by opponent stones (caro).
-    CaroAtLeast,
-    /// Exactly five wins unless both ends are blocked by opponent stones (caro, exact).
-    CaroExactly,
-}
-
-impl FiveRule {
-    /// Whether a five blocked at both ends does not count (caro).
-    const fn is_caro(self) -> bool {
-        matches!(self, FiveRule::CaroAtLeast | FiveRule::CaroExactly)
-    }
-
-    /// The five rule of `color` under `rule`.
-    pub(crate) const fn of(rule: Rule, color: Color) -> FiveRule {
-        match (rule, color) {
-            (Rule::Freestyle, _) | (Rule::Renju, Color::White) => FiveRule::AtLeast,
-            (Rule::Standard, _) => FiveRule::Exactly,
-            (Rule::Renju, Color::Black) => FiveRule::RenjuBlack,
-            (Rule::Caro, _) => FiveRule::CaroAtLeast,
-            (Rule::CaroExact, _) => FiveRule::CaroExactly,
-        }
-    }
-}
-
-/// The slot (0..10) of line index `i` (0..11, not 5).
-#[inline(always)]
-pub const fn slot(i: usize) -> usize {
-    if i < HALF { i } else { i - 1 }
-}
-
-/// The line (eleven codes, middle = own) of a key, from the own side's view.
-fn decode(key: u32) -> [u32; 2 * HALF + 1] {
-    let mut line = [CODE_BLACK; 2 * HALF + 1];
-    for (i, cell) in line.iter_mut().enumerate() {
-        if i != HALF {
-            *cell = (key >> (2 * slot(i))) & 3;
-        }
-    }
-    line
-}
-
-/// What a run of own stones through the middle is, and its extent.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-enum RunKind {
-    Five,
-    Overline,
-    Short,
-}
-
-fn run_through_middle(line: &[u32; 2 * HALF + 1], rule: FiveRule) -> (RunKind, usize, usize) {
-    let (mut lo, mut hi) = (HALF, HALF);
-    while lo > 0 && line[lo - 1] == CODE_BLACK {
-        lo -= 1;
-    }
-    while hi < 2 * HALF && line[hi + 1] == CODE_BLACK {
-        hi += 1;
-    }
-    let len = hi - lo + 1;
-    let blocked_both =
-        lo > 0 && hi < 2 * HALF && line[lo - 1] == CODE_WHITE && line[hi + 1] == CODE_WHITE;
-    let kind = match rule {
-        FiveRule::AtLeast if len >= 5 => RunKind::Five,
-        FiveRule::Exactly | FiveRule::RenjuBlack if len == 5 => RunKind::Five,
-        FiveRule::Exactly | FiveRule::RenjuBlack if len > 5 => RunKind::Overline,
-        FiveRule::CaroAtLeast if len >= 5 && !blocked_both => RunKind::Five,
-        FiveRule::CaroExactly if len == 5 && !blocked_both => RunKind::Five,
-        FiveRule::CaroExactly if len > 5 => RunKind::Overline,
-        _ => RunKind::Short,
-    };
-    (kind, lo, hi)
-}
-
-/// Whether one opponent stone on an empty cell of `line` (own = code 1) leaves no cell that
-/// completes a five through the middle (under caro, a stone that blocks one five can cap
-/// another's end).
-fn one_stone_stops_every_five(line: &[u32; 2 * HALF + 1], rule: FiveRule) -> bool {
-    let empty = |l: &[u32; 2 * HALF + 1], i: usize| i != HALF && l[i] == CODE_EMPTY;
-    (0..=2 * HALF).filter(|&r| empty(line, r)).any(|r| {
-        let mut blocked = *line;
-        blocked[r] = CODE_WHITE;
-        !(0..=2 * HALF).filter(|&i| empty(&blocked, i)).any(|i| {
-            let mut next = blocked;
-            next[i] = CODE_BLACK;
-            run_through_middle(&next, rule).0 == RunKind::Five
-        })
-    })
-}
-
-/// Classifies `key` (own = code 1) with memoisation in `memo` (255 = not yet known).
-fn classify(key: u32, rule: FiveRule, memo: &mut [u8]) -> Pattern {
-    if memo[key as usize] != u8::MAX {
-        return Pattern::from_u8(memo[key as usize]);
-    }
-    let line = decode(key);
-    let pattern = match run_through_middle(&line, rule) {
-        (RunKind::Five, _, _) => Pattern::Five,
-        (RunKind::Overline, _, _) => Pattern::Overline,
-        (RunKind::Short, _, _) => {
-            // Cells completing a five through the middle, and the stones each five uses.
-            let mut completions = 0;
-            let mut first_set: Option<u16> = None;
-            let mut distinct_sets = false;
-            let mut best_next = Pattern::Dead;
-            for i in (0..=2 * HALF).filter(|&i| i != HALF && line[i] == CODE_EMPTY) {
-                let next_key = key | (CODE_BLACK << (2 * slot(i)));
-                let mut next_line = line;
-                next_line[i] = CODE_BLACK;
-                if let (RunKind::Five, lo, hi) = run_through_middle(&next_line, rule) {
-                    completions += 1;
-                    let set = ((1u16 << (hi + 1)) - (1u16 << lo)) & !(1u16 << i);
-                    match first_set {
-                        None => first_set = Some(set),
-                        Some(s) if s != set => distinct_sets = true,
-                        Some(_) => {}
-                    }
-                } else if completions == 0 {
-                    let next = classify(next_key, rule, memo);
-                    let counts = !(rule == FiveRule::RenjuBlack
-                        && matches!(next, Pattern::Overline | Pattern::DoubleFour));
-                    if counts {
-                        best_next = best_next.max(next);
-                    }
-                }
-            }
-            if completions > 0 {
-                if completions >= 2 && rule.is_caro() && one_stone_stops_every_five(&line, rule) {
-                    // Caro: an opponent stone can block one five and cap the other's end
-                    // (`o.xxxx..`: o on the right end leaves `oxxxxxo`), so it is a four.
-                    Pattern::B4
-                } else if distinct_sets {
-                    Pattern::DoubleFour
-                } else if completions >= 2 {
-                    Pattern::F4
-                } else {
-                    Pattern::B4
-                }
-            } else {
-                match best_next {
-                    Pattern::F4 | Pattern::DoubleFour => Pattern::F3,
-                    Pattern::B4 => Pattern::B3,
-                    Pattern::F3 => Pattern::F2,
-                    Pattern::B3 => Pattern::B2,
-                    Pattern::F2 => Pattern::F1,
-                    Pattern::B2 => Pattern::B1,
-                    _ => Pattern::Dead,
-                }
-            }
-        }
-    };
-    memo[key as usize] = pattern as u8;
-    pattern
-}
-
-/// Patterns from the own side's view (own = code 1) under `rule`, by two-bit key, of the
-/// keys a board can produce — those of compact keys, with either colour as own — and of
-/// the keys their classification reaches (the same walls, so also such keys). Other entries
-/// stay `u8::MAX`: classifying all 2²⁰ keys took about eight times as long, tens of
-/// milliseconds per rule at the first move of a game.
-fn perspective_table(rule: FiveRule) -> Vec<u8> {
-    let mut memo = vec![u8::MAX; KEYS];
-    for compact in 0..COMPACT_KEYS as u32 {
-        let key = expand_key(compact);
-        classify(key, rule, &mut memo);
-        classify(swap_colours(key), rule, &mut memo);
-    }
-    memo
-}
-
-/// Swaps black and white codes in a key (walls and empties stay).
-#[inline]
-pub const fn swap_colours(key: u32) -> u32 {
-    let low = key & 0x5_5555; // low bit of each slot
-    let high = (key >> 1) & 0x5_5555; // high bit of each slot
-    let is_stone = low ^ high; // exactly one bit set: black (01) or white (10)
-    key ^ (is_stone | (is_stone << 1))
 }
 
 /// A table entry: black's pattern in bits 0..4, white's in bits 4..8, and in bits 8..16 the
@@ -322,36 +101,31 @@ impl std::fmt::Debug for PatternTable {
     }
 }
 
+/// Both colours' patterns by compact key for every rule, one byte each (see
+/// [`super::classify::compact_patterns`]), the rules in the order of [`Rule::index`]: built
+/// by the build script, so that no game waits for them.
+static BUILT: &[u8; Rule::ALL.len() * COMPACT_KEYS] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/patterns.bin"));
+
 impl PatternTable {
-    fn generate(rule: Rule) -> PatternTable {
-        let black = perspective_table(FiveRule::of(rule, Color::Black));
-        let white_rule = FiveRule::of(rule, Color::White);
-        let white = if white_rule == FiveRule::of(rule, Color::Black) {
-            None
-        } else {
-            Some(perspective_table(white_rule))
-        };
-        let white = white.as_ref().unwrap_or(&black);
-        let entries = (0..COMPACT_KEYS as u32)
-            .map(|compact| {
-                let key = expand_key(compact);
-                pack_pair(
-                    Pattern::from_u8(black[key as usize]),
-                    Pattern::from_u8(white[swap_colours(key) as usize]),
-                )
-            })
+    /// The table of `rule` from the built-in bytes.
+    fn built(rule: Rule) -> PatternTable {
+        let bytes = &BUILT[rule.index() * COMPACT_KEYS..][..COMPACT_KEYS];
+        let entries = bytes
+            .iter()
+            .map(|&b| pack_pair(Pattern::from_u8(b & 15), Pattern::from_u8(b >> 4)))
             .collect();
         PatternTable { entries, combos: ComboTable::generate(rule) }
     }
 
-    /// The table of `rule` (generated on first use).
+    /// The table of `rule` (unpacked from the built-in bytes on first use).
     pub fn of(rule: Rule) -> &'static PatternTable {
         static TABLES: [LazyLock<PatternTable>; 5] = [
-            LazyLock::new(|| PatternTable::generate(Rule::Freestyle)),
-            LazyLock::new(|| PatternTable::generate(Rule::Standard)),
-            LazyLock::new(|| PatternTable::generate(Rule::Renju)),
-            LazyLock::new(|| PatternTable::generate(Rule::Caro)),
-            LazyLock::new(|| PatternTable::generate(Rule::CaroExact)),
+            LazyLock::new(|| PatternTable::built(Rule::Freestyle)),
+            LazyLock::new(|| PatternTable::built(Rule::Standard)),
+            LazyLock::new(|| PatternTable::built(Rule::Renju)),
+            LazyLock::new(|| PatternTable::built(Rule::Caro)),
+            LazyLock::new(|| PatternTable::built(Rule::CaroExact)),
         ];
         &TABLES[rule.index()]
     }
@@ -402,6 +176,28 @@ pub fn key_from_picture(picture: &str) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pattern::classify::{FiveRule, RULE_FIVES, compact_patterns, expand_key};
+
+    #[test]
+    fn the_built_in_tables_are_what_the_classifier_generates() {
+        for rule in Rule::ALL {
+            let [black, white] = RULE_FIVES[rule.index()];
+            let generated = compact_patterns(black, white);
+            let built = &BUILT[rule.index() * COMPACT_KEYS..][..COMPACT_KEYS];
+            assert!(generated == built, "{rule}: the build script's table differs");
+        }
+    }
+
+    #[test]
+    fn each_rule_has_its_five_rules() {
+        use FiveRule::*;
+        let of = |rule: Rule| RULE_FIVES[rule.index()];
+        assert_eq!(of(Rule::Freestyle), [AtLeast, AtLeast]);
+        assert_eq!(of(Rule::Standard), [Exactly, Exactly]);
+        assert_eq!(of(Rule::Renju), [RenjuBlack, AtLeast]);
+        assert_eq!(of(Rule::Caro), [CaroAtLeast, CaroAtLeast]);
+        assert_eq!(of(Rule::CaroExact), [CaroExactly, CaroExactly]);
+    }
 
     /// The slow, direct classifier: on an explicit board line, count fives over every
     /// window and recurse without memo or key arithmetic.

@@ -115,8 +115,8 @@ impl Session {
     }
 
     /// Work for idle time, one step per call, that the game's first search would otherwise
-    /// do in its own time: building the pattern table of the rule the settings ask for (on
-    /// 15×15: 10 to 25 ms here, at the first move under a rule), then making the
+    /// do in its own time: unpacking the pattern table of the rule the settings ask for (on
+    /// 15×15, well under a millisecond), then making the
     /// transposition table that search will want and having the system back it with
     /// memory, [`TOUCH_STEP_BYTES`] a step (see [`TranspositionTable::touch`]: a fresh
     /// table's pages are mapped at their first writes, about 30 ms of a 167 ms budget here
