@@ -118,8 +118,9 @@ fn no_move_is_late_under_a_fake_manager() {
 fn the_first_move_under_each_rule_is_on_time() {
     // Each rule's pattern table used to be built at its first move, before the search
     // started its clock: the first standard move at timeout_turn 100 took 115 ms (test
-    // build) and a first renju move at timeout_turn 50 121 ms (release). Standard, renju,
-    // caro.
+    // build) and a first renju move at timeout_turn 50 121 ms (release). Later the time
+    // counted from the command, and now the tables are built into the binary. Standard,
+    // renju, caro.
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     for rule in [1, 4, 8] {
         let worst = worst_answer_time(rule, 100, 6, None, true);
