@@ -299,8 +299,8 @@ fn classify(key: u32, rule: FiveRule, memo: &mut [u8]) -> Pattern {
 /// Patterns from the own side's view (own = code 1) under `rule`, by two-bit key, of the
 /// keys a board can produce — those of compact keys, with either colour as own — and of
 /// the keys their classification reaches (the same walls, so also such keys). Other entries
-/// stay `u8::MAX`: classifying all 2²⁰ keys took about eight times as long, tens of
-/// milliseconds per rule at the first move of a game.
+/// stay `u8::MAX`: classifying all 2²⁰ keys took about eight times as long (tens of
+/// milliseconds per rule, when the tables were still made at a game's first move).
 fn perspective_table(rule: FiveRule) -> Vec<u8> {
     let mut memo = vec![u8::MAX; KEYS];
     for compact in 0..COMPACT_KEYS as u32 {

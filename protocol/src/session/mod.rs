@@ -116,14 +116,13 @@ impl Session {
 
     /// Work for idle time, one step per call, that the game's first search would otherwise
     /// do in its own time: unpacking the pattern table of the rule the settings ask for (on
-    /// 15×15, well under a millisecond), then making the
-    /// transposition table that search will want and having the system back it with
-    /// memory, [`TOUCH_STEP_BYTES`] a step (see [`TranspositionTable::touch`]: a fresh
-    /// table's pages are mapped at their first writes, about 30 ms of a 167 ms budget here
-    /// for 32 MiB). Returns whether any of it is left: the driver calls it again while no
-    /// command is waiting, so a command waits for one step at most (and its time counts
-    /// from when it came in). Settings that change the table's size, board size or rule
-    /// make it anew, and the work starts again.
+    /// 15×15, well under a millisecond), then making the transposition table that search
+    /// will want and having the system back it with memory, [`TOUCH_STEP_BYTES`] a step
+    /// (see [`TranspositionTable::touch`]: a fresh table's pages are mapped at their first
+    /// writes, about 30 ms of a 167 ms budget here for 32 MiB). Returns whether any of it is
+    /// left: the driver calls it again while no command is waiting, so a command waits for
+    /// one step at most (and its time counts from when it came in). Settings that change the
+    /// table's size, board size or rule make it anew, and the work starts again.
     pub fn prepare(&mut self) -> bool {
         let Some(game) = &self.game else { return false };
         // (An unsupported rule is reported at the move request.)
