@@ -110,7 +110,10 @@ fn board_with_own_and_opponent_stones_and_bad_counts() {
     e.send("BOARD\n7,7,1\n8,8,1\nDONE");
     assert!(e.answer().starts_with("ERROR"), "two own stones, none of the opponent's");
     e.send("BOARD\n7,7,1\n7,7,2\nDONE");
-    assert!(e.answer().starts_with("ERROR"), "duplicate cell");
+    assert_eq!(e.answer(), "ERROR BOARD 7,7: 7,7 is listed twice");
+    // A repeated line of one colour is named too, not taken for a bad count.
+    e.send("BOARD\n7,7,1\n7,7,1\n8,8,2\nDONE");
+    assert_eq!(e.answer(), "ERROR BOARD 7,7: 7,7 is listed twice");
     e.send("BOARD\n7,7,1\n99,7,2\nDONE");
     assert!(e.answer().starts_with("ERROR"), "off the board");
     e.send("BOARD\n7,7\nDONE");

@@ -623,12 +623,22 @@ fn no_game() -> Response {
 /// A position rebuilt from `BOARD` stones: field 1 the engine's, 2 the opponent's, 3
 /// ignored. Colours follow from the counts: equal counts make the engine black (to move),
 /// one more opponent stone makes it white. Stones keep their order within each colour and the
-/// colours alternate, black first.
+/// colours alternate, black first. A cell listed twice is named before the counts are
+/// judged: a repeated line would otherwise read as a bad count.
 pub fn position_from_stones(
     size: BoardSize,
     rule: Rule,
     stones: &[BoardStone],
 ) -> Result<Game, String> {
+    let placed = stones.iter().filter(|s| s.field != 3).map(|s| s.point);
+    for (i, point) in placed.clone().enumerate() {
+        if placed.clone().take(i).any(|earlier| earlier == point) {
+            return Err(format!(
+                "BOARD {},{}: {},{} is listed twice",
+                point.0, point.1, point.0, point.1
+            ));
+        }
+    }
     let own: Vec<Point> = stones.iter().filter(|s| s.field == 1).map(|s| s.point).collect();
     let opp: Vec<Point> = stones.iter().filter(|s| s.field == 2).map(|s| s.point).collect();
     let (black, white) = if own.len() == opp.len() {
