@@ -308,6 +308,13 @@ fn yxboard_sets_a_position_without_moving_and_showforbid_answers() {
     e.assert_silent(Duration::from_millis(150));
     assert_eq!(e.ask("YXSHOWFORBID"), "FORBID .");
     assert!(e.ask("TURN 8,8").starts_with("ERROR"), "8,8 holds a stone");
+    // Its errors name YXBOARD, and the position stays as it was.
+    assert_eq!(e.ask("YXBOARD\n7,7,1\n7,7,2\nDONE"), "ERROR YXBOARD 7,7: 7,7 is listed twice");
+    assert_eq!(
+        e.ask("YXBOARD\n7,7,1\n8,8,1\nDONE"),
+        "ERROR YXBOARD: 2 own and 0 opponent stones cannot be a position with the engine to move"
+    );
+    assert!(e.ask("TURN 8,8").starts_with("ERROR"), "8,8 still holds a stone");
 }
 
 #[test]

@@ -23,6 +23,7 @@ use mnk_engine::tt::TranspositionTable;
 use mnk_engine::{BoardSize, eval};
 
 use crate::command::{BoardStone, Command, Point};
+use crate::framing::BlockKind;
 use crate::game::{Game, xy_of};
 use crate::response::Response;
 use crate::with_game;
@@ -205,7 +206,7 @@ impl Session {
                 })
             }
             Command::Board(stones) => self.move_request(Purpose::Move, received, |game| {
-                *game = position_from_stones(game.size(), game.rule(), &stones)?;
+                *game = position_from_stones(BlockKind::Board, game.size(), game.rule(), &stones)?;
                 Ok(())
             }),
             Command::YxBoard(stones) => Reply(self.set_position(&stones)),
@@ -448,7 +449,7 @@ impl Session {
             Ok(rule) => rule,
             Err(e) => return vec![Response::Error(e)],
         };
-        match position_from_stones(game.size(), rule, stones) {
+        match position_from_stones(BlockKind::YxBoard, game.size(), rule, stones) {
             Ok(game) => {
                 self.game = Some(game);
                 vec![]
@@ -624,17 +625,20 @@ fn no_game() -> Response {
 /// ignored. Colours follow from the counts: equal counts make the engine black (to move),
 /// one more opponent stone makes it white. Stones keep their order within each colour and the
 /// colours alternate, black first. A cell listed twice is named before the counts are
-/// judged: a repeated line would otherwise read as a bad count.
+/// judged: a repeated line would otherwise read as a bad count. Errors start with the command
+/// word of `kind` (`BOARD` or `YXBOARD`), so the manager sees which command failed.
 pub fn position_from_stones(
+    kind: BlockKind,
     size: BoardSize,
     rule: Rule,
     stones: &[BoardStone],
 ) -> Result<Game, String> {
+    let word = kind.word();
     let placed = stones.iter().filter(|s| s.field != 3).map(|s| s.point);
     for (i, point) in placed.clone().enumerate() {
         if placed.clone().take(i).any(|earlier| earlier == point) {
             return Err(format!(
-                "BOARD {},{}: {},{} is listed twice",
+                "{word} {},{}: {},{} is listed twice",
                 point.0, point.1, point.0, point.1
             ));
         }
@@ -647,7 +651,7 @@ pub fn position_from_stones(
         (&opp, &own)
     } else {
         return Err(format!(
-            "BOARD: {} own and {} opponent stones cannot be a position with the engine to move",
+            "{word}: {} own and {} opponent stones cannot be a position with the engine to move",
             own.len(),
             opp.len()
         ));
@@ -655,7 +659,7 @@ pub fn position_from_stones(
     let mut game = Game::new(size, rule);
     for (i, &b) in black.iter().enumerate() {
         for point in [Some(b), white.get(i).copied()].into_iter().flatten() {
-            game.try_play(point).map_err(|e| format!("BOARD {},{}: {e}", point.0, point.1))?;
+            game.try_play(point).map_err(|e| format!("{word} {},{}: {e}", point.0, point.1))?;
         }
     }
     Ok(game)
