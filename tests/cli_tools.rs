@@ -85,6 +85,23 @@ fn bad_arguments_exit_with_code_2_and_a_message() {
     }
 }
 
+#[test]
+fn help_prints_usage_on_stdout_and_succeeds() {
+    let all = pbrain(&["--help"]);
+    assert_eq!(all.status.code(), Some(0));
+    assert_eq!(stdout_lines(&all)[0], "usage:");
+    // A subcommand's --help (anywhere among its options) gives that subcommand's line and
+    // runs nothing.
+    for args in [&["perft", "--help"][..], &["match", "--games", "2", "-h"], &["play", "--help"]] {
+        let out = pbrain(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let lines = stdout_lines(&out);
+        assert_eq!(lines.len(), 2, "{args:?}: {lines:?}");
+        assert_eq!(lines[0], "usage:");
+        assert!(lines[1].starts_with(&format!("  pbrain-mnk {} ", args[0])), "{lines:?}");
+    }
+}
+
 /// A count that could run for hours says so on stderr before it starts (the process is then
 /// stopped); a quick one prints nothing there.
 #[test]

@@ -5,7 +5,7 @@
 //! Subcommands: `perft` (move-sequence counts), `solve` (exact small-board values), `bench`
 //! (the node-count signature), `match` (games between engines), `openings` (balanced openings
 //! for matches), `play` (a game at the terminal), `classroom` (the protocol, with the classroom program choosing the moves). Run
-//! `pbrain-mnk help` for usage.
+//! `pbrain-mnk help` for usage, `pbrain-mnk SUBCOMMAND --help` for one subcommand's.
 
 mod cli;
 
@@ -33,6 +33,19 @@ fn usage() -> String {
         "pbrain-mnk help | --help | --version",
     ];
     format!("{USAGE_HEADER}\n  {}", lines.join("\n  "))
+}
+
+/// The usage line of subcommand `name`, if it is one that takes options.
+fn subcommand_usage(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "perft" => cli::perft::USAGE,
+        "solve" => cli::solve::USAGE,
+        "bench" => cli::bench::USAGE,
+        "match" => cli::matches::USAGE,
+        "openings" => cli::openings::USAGE,
+        "play" => cli::play::USAGE,
+        _ => return None,
+    })
 }
 
 fn main() -> ExitCode {
@@ -73,7 +86,13 @@ fn main() -> ExitCode {
     }
     let stdout = io::stdout();
     let mut out = stdout.lock();
+    // `pbrain-mnk SUBCOMMAND ... --help` asks for that subcommand's usage, not a run.
+    let asks_help = args[1..].iter().any(|a| a == "--help" || a == "-h");
     let result = match args[0].as_str() {
+        name if asks_help && subcommand_usage(name).is_some() => {
+            let line = subcommand_usage(name).unwrap_or_default();
+            writeln!(out, "{USAGE_HEADER}\n  {line}").map_err(CliError::from)
+        }
         "perft" => cli::perft::run(&args[1..], &mut out),
         "solve" => cli::solve::run(&args[1..], &mut out),
         "bench" => cli::bench::run(&args[1..], &mut out),
