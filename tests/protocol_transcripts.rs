@@ -21,7 +21,11 @@ fn about_answers_first_and_nothing_is_printed_before_it() {
     let mut e = Engine::start();
     e.assert_silent(Duration::from_millis(200));
     let about = e.ask("ABOUT");
-    assert!(about.starts_with("name=\"mnk\", version=\""), "{about}");
+    let version = env!("CARGO_PKG_VERSION");
+    assert_eq!(
+        about,
+        format!("name=\"mnk\", version=\"{version}\", author=\"The mnk developers\"")
+    );
     e.send("END");
     let (status, _) = e.wait_exit(Duration::from_secs(5));
     assert!(status.success());

@@ -6,7 +6,9 @@ use std::fmt;
 use crate::command::Point;
 use crate::session::Player;
 
-/// The `ABOUT` line of a player named `$name`: its version and origin.
+/// The `ABOUT` line of a player named `$name`: its version and authors. (The optional
+/// `country`, `www` and `email` fields are left out: the project has none to give, and a
+/// manager shows an invented one as if it were real.)
 macro_rules! about_line {
     ($name:literal) => {
         concat!(
@@ -14,8 +16,7 @@ macro_rules! about_line {
             $name,
             "\", version=\"",
             env!("CARGO_PKG_VERSION"),
-            "\", author=\"The mnk developers\", country=\"Unknown\", \
-             www=\"https://example.invalid/mnk\""
+            "\", author=\"The mnk developers\""
         )
     };
 }
