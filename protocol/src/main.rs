@@ -48,6 +48,24 @@ fn subcommand_usage(name: &str) -> Option<&'static str> {
     })
 }
 
+/// Runs the subcommand `args[0]` with the options after it.
+fn run_subcommand(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
+    match args[0].as_str() {
+        "perft" => cli::perft::run(&args[1..], out),
+        "solve" => cli::solve::run(&args[1..], out),
+        "bench" => cli::bench::run(&args[1..], out),
+        "match" => cli::matches::run(&args[1..], out),
+        "openings" => cli::openings::run(&args[1..], out),
+        "play" => cli::play::run(&args[1..], &mut io::stdin().lock(), out),
+        "help" | "--help" | "-h" => writeln!(out, "{}", usage()).map_err(CliError::from),
+        "--version" | "-V" => {
+            writeln!(out, "pbrain-mnk {}", env!("CARGO_PKG_VERSION")).map_err(CliError::from)
+        }
+        "classroom" => Err(UsageError("classroom takes no arguments".to_string()).into()),
+        other => Err(UsageError(format!("unknown subcommand '{other}'")).into()),
+    }
+}
+
 fn main() -> ExitCode {
     // Diagnostics go to stderr, and only when asked for: Piskvork merges stderr into the
     // engine's answers.
@@ -87,24 +105,11 @@ fn main() -> ExitCode {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     // `pbrain-mnk SUBCOMMAND ... --help` asks for that subcommand's usage, not a run.
-    let asks_help = args[1..].iter().any(|a| a == "--help" || a == "-h");
-    let result = match args[0].as_str() {
-        name if asks_help && subcommand_usage(name).is_some() => {
-            let line = subcommand_usage(name).unwrap_or_default();
-            writeln!(out, "{USAGE_HEADER}\n  {line}").map_err(CliError::from)
-        }
-        "perft" => cli::perft::run(&args[1..], &mut out),
-        "solve" => cli::solve::run(&args[1..], &mut out),
-        "bench" => cli::bench::run(&args[1..], &mut out),
-        "match" => cli::matches::run(&args[1..], &mut out),
-        "openings" => cli::openings::run(&args[1..], &mut out),
-        "play" => cli::play::run(&args[1..], &mut io::stdin().lock(), &mut out),
-        "help" | "--help" | "-h" => writeln!(out, "{}", usage()).map_err(CliError::from),
-        "--version" | "-V" => {
-            writeln!(out, "pbrain-mnk {}", env!("CARGO_PKG_VERSION")).map_err(CliError::from)
-        }
-        "classroom" => Err(UsageError("classroom takes no arguments".to_string()).into()),
-        other => Err(UsageError(format!("unknown subcommand '{other}'")).into()),
+    let help =
+        subcommand_usage(&args[0]).filter(|_| args[1..].iter().any(|a| a == "--help" || a == "-h"));
+    let result = match help {
+        Some(line) => writeln!(out, "{USAGE_HEADER}\n  {line}").map_err(CliError::from),
+        None => run_subcommand(&args, &mut out),
     };
     match result.and_then(|()| out.flush().map_err(CliError::from)) {
         Ok(()) => ExitCode::SUCCESS,
