@@ -23,17 +23,18 @@ const USAGE_HEADER: &str = "usage:";
 fn usage() -> String {
     let lines = [
         "pbrain-mnk [--threads N]    (the Gomocup protocol on stdin/stdout, N search threads: 1..64, default 1)",
-        cli::perft::USAGE,
-        cli::solve::USAGE,
-        cli::bench::USAGE,
-        cli::matches::USAGE,
-        cli::openings::USAGE,
-        cli::play::USAGE,
+    ]
+    .into_iter()
+    .chain(SUBCOMMANDS.iter().filter_map(|&name| subcommand_usage(name)))
+    .chain([
         "pbrain-mnk classroom        (the protocol, played by the classroom program: a sparring partner)",
         "pbrain-mnk help | --help | --version",
-    ];
-    format!("{USAGE_HEADER}\n  {}", lines.join("\n  "))
+    ]);
+    format!("{USAGE_HEADER}\n  {}", lines.collect::<Vec<_>>().join("\n  "))
 }
+
+/// The subcommands that take options, in the order `usage` lists them.
+const SUBCOMMANDS: [&str; 6] = ["perft", "solve", "bench", "match", "openings", "play"];
 
 /// The usage line of subcommand `name`, if it is one that takes options.
 fn subcommand_usage(name: &str) -> Option<&'static str> {
