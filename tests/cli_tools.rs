@@ -92,7 +92,13 @@ fn help_prints_usage_on_stdout_and_succeeds() {
     assert_eq!(stdout_lines(&all)[0], "usage:");
     // A subcommand's --help (anywhere among its options) gives that subcommand's line and
     // runs nothing.
-    for args in [&["perft", "--help"][..], &["match", "--games", "2", "-h"], &["play", "--help"]] {
+    let cases = [
+        &["perft", "--help"][..],
+        &["match", "--games", "2", "-h"],
+        &["play", "--help"],
+        &["classroom", "--help"],
+    ];
+    for args in cases {
         let out = pbrain(args);
         assert_eq!(out.status.code(), Some(0), "{args:?}");
         let lines = stdout_lines(&out);

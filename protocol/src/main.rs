@@ -4,8 +4,9 @@
 //! `--threads N` does the same with N search threads until `INFO thread_num` says otherwise.
 //! Subcommands: `perft` (move-sequence counts), `solve` (exact small-board values), `bench`
 //! (the node-count signature), `match` (games between engines), `openings` (balanced openings
-//! for matches), `play` (a game at the terminal), `classroom` (the protocol, with the classroom program choosing the moves). Run
-//! `pbrain-mnk help` for usage, `pbrain-mnk SUBCOMMAND --help` for one subcommand's.
+//! for matches), `play` (a game at the terminal), `classroom` (the protocol, with the
+//! classroom program choosing the moves). Run `pbrain-mnk help` for usage,
+//! `pbrain-mnk SUBCOMMAND --help` for one subcommand's.
 
 mod cli;
 
@@ -26,17 +27,18 @@ fn usage() -> String {
     ]
     .into_iter()
     .chain(SUBCOMMANDS.iter().filter_map(|&name| subcommand_usage(name)))
-    .chain([
-        "pbrain-mnk classroom        (the protocol, played by the classroom program: a sparring partner)",
-        "pbrain-mnk help | --help | --version",
-    ]);
+    .chain(["pbrain-mnk help | --help | --version"]);
     format!("{USAGE_HEADER}\n  {}", lines.collect::<Vec<_>>().join("\n  "))
 }
 
-/// The subcommands that take options, in the order `usage` lists them.
-const SUBCOMMANDS: [&str; 6] = ["perft", "solve", "bench", "match", "openings", "play"];
+/// The subcommands, in the order `usage` lists them.
+const SUBCOMMANDS: [&str; 7] =
+    ["perft", "solve", "bench", "match", "openings", "play", "classroom"];
 
-/// The usage line of subcommand `name`, if it is one that takes options.
+/// The usage line of `classroom`, which takes no options.
+const CLASSROOM_USAGE: &str = "pbrain-mnk classroom        (the protocol, played by the classroom program: a sparring partner)";
+
+/// The usage line of subcommand `name`, if it is one.
 fn subcommand_usage(name: &str) -> Option<&'static str> {
     Some(match name {
         "perft" => cli::perft::USAGE,
@@ -45,6 +47,7 @@ fn subcommand_usage(name: &str) -> Option<&'static str> {
         "match" => cli::matches::USAGE,
         "openings" => cli::openings::USAGE,
         "play" => cli::play::USAGE,
+        "classroom" => CLASSROOM_USAGE,
         _ => return None,
     })
 }
