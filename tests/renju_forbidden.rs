@@ -1,4 +1,4 @@
-//! Renju forbidden points against `shared/data/renju-forbid-dev.txt`: every position, every
+//! Renju forbidden points against `tests/data/renju-forbid-dev.txt`: every position, every
 //! point, exactly; the naive reference agrees too.
 
 mod reference;
@@ -9,7 +9,7 @@ use mnk_engine::notation::parse_moves;
 use mnk_engine::rules::Rule;
 use reference::{NaiveBoard, NaiveRule};
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/renju-forbid-dev.txt");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/renju-forbid-dev.txt");
 
 struct Case {
     moves: String,

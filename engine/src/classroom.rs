@@ -538,7 +538,7 @@ mod tests {
     fn under_renju_black_never_plays_a_forbidden_point() {
         let text = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../shared/data/renju-forbid-dev.txt"
+            "/../tests/data/renju-forbid-dev.txt"
         ))
         .expect("the renju data file");
         let g = Bits256::GEOMETRY;

@@ -117,27 +117,35 @@ mod tests {
     use crate::rules::Rule;
     use crate::tt::TranspositionTable;
 
+    fn search_with(board: &Board<Bits256>, limits: SearchLimits, threads: usize) -> SearchResult {
+        let mut tt = TranspositionTable::with_bytes(1 << 22);
+        Searcher::new(board.clone(), &mut tt, limits).with_threads(threads).run(&mut |_| {})
+    }
+
     /// A node-limited search runs on one thread whatever it is given, so it stays
-    /// reproducible; with helpers, the move still comes from the root the defence filter
-    /// left (here k10 alone, see the test above).
+    /// reproducible.
     #[test]
-    fn helper_threads_search_the_filtered_root_and_leave_node_limited_searches_alone() {
+    fn node_limited_searches_leave_the_helpers_out() {
+        let board =
+            Board::<Bits256>::from_notation(Rule::Freestyle, "h8,i9,h9,h10").expect("legal");
+        let nodes = SearchLimits { nodes: Some(30_000), ..SearchLimits::default() };
+        let (one, two) = (search_with(&board, nodes.clone(), 1), search_with(&board, nodes, 2));
+        assert_eq!(
+            (one.best_move, one.score(), one.nodes, one.vcf_nodes),
+            (two.best_move, two.score(), two.nodes, two.vcf_nodes)
+        );
+        assert!(one.nodes >= 30_000 && !one.proven, "the limit stopped it: {one:?}");
+    }
+
+    /// With helpers, the move still comes from the root the defence filter left: here k10
+    /// alone, while the helpers search every candidate from the start.
+    #[test]
+    fn helper_threads_play_only_a_move_the_defence_filter_kept() {
         let moves = "i8,i6,j10,g8,i10,h10,h11,i11,j9,k8,j12,j11,i12,k12,h7";
         let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
-        let run = |limits: SearchLimits, threads| {
-            let mut tt = TranspositionTable::with_bytes(1 << 22);
-            Searcher::new(board.clone(), &mut tt, limits).with_threads(threads).run(&mut |_| {})
-        };
-        let nodes = SearchLimits { nodes: Some(30_000), ..SearchLimits::default() };
-        let (one, two) = (run(nodes.clone(), 1), run(nodes, 2));
-        assert_eq!(
-            (one.best_move, one.score(), one.nodes),
-            (two.best_move, two.score(), two.nodes)
-        );
-        let depth = SearchLimits { depth: Some(7), ..SearchLimits::default() };
-        let alone = run(depth.clone(), 1);
-        let helped = run(depth, 4);
+        let helped =
+            search_with(&board, SearchLimits { depth: Some(5), ..SearchLimits::default() }, 2);
         assert_eq!(helped.best_move, Some(Bits256::GEOMETRY.parse_pos("k10")));
-        assert_eq!((helped.depth, alone.depth), (7, 7));
+        assert_eq!(helped.depth, 5);
     }
 }
