@@ -195,17 +195,3 @@ fn perft_under_each_rule_differs_from_freestyle_where_it_should() {
         }
     }
 }
-
-#[test]
-fn a_hand_built_overline_separates_the_rules() {
-    // Black: a1 b1 c1 _ e1 f1 with d1 empty, white elsewhere; black to move.
-    // d1 makes six: a freestyle win (no children), not a standard win.
-    let moves = "a1a15b1b15c1c15e1e15f1o15";
-    let free = Board::<Bits256>::from_notation(Rule::Freestyle, moves).unwrap();
-    let std = Board::<Bits256>::from_notation(Rule::Standard, moves).unwrap();
-    let empties = 225 - 10;
-    let mut free = free;
-    let mut std = std;
-    assert_eq!(perft(&mut std, 2), empties * (empties - 1));
-    assert_eq!(perft(&mut free, 2), (empties - 1) * (empties - 1));
-}
