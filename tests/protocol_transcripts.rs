@@ -75,7 +75,8 @@ fn a_full_board_every_move_without_restart() {
     let mut e = started(15, 60);
     let mut own: Vec<(usize, usize)> = Vec::new();
     let mut opp: Vec<(usize, usize)> = Vec::new();
-    let opponent_moves = [(7, 7), (8, 8), (6, 6), (9, 5), (5, 9), (10, 10)];
+    // (Four answers: the engine cannot make five and end the game, whatever it plays.)
+    let opponent_moves = [(7, 7), (8, 8), (6, 6), (9, 5), (5, 9)];
     for &mv in &opponent_moves {
         opp.push(mv);
         e.send("BOARD");
@@ -388,27 +389,82 @@ fn scripting_extensions() {
     assert!(e.line_within(Duration::from_secs(5)).unwrap().starts_with("MESSAGE eval "));
 }
 
+/// `PERFT` counts on the worker thread: `YXSTOP` ends it at once with an error, `END`
+/// ends the engine at once.
+#[test]
+fn a_long_perft_stops_at_once() {
+    let mut e = started(15, 50);
+    e.send("PERFT 4");
+    std::thread::sleep(Duration::from_millis(200));
+    let sent = Instant::now();
+    let answer = e.ask("YXSTOP");
+    assert!(answer.starts_with("ERROR PERFT: depth 4 stopped after "), "{answer}");
+    assert!(sent.elapsed() < Duration::from_millis(100), "{:?}", sent.elapsed());
+    // The engine goes on as before.
+    assert_eq!(e.ask("PERFT 1"), "nodes 225");
+    e.send("PERFT 4");
+    std::thread::sleep(Duration::from_millis(200));
+    let sent = Instant::now();
+    e.send("END");
+    let (status, _) = e.wait_exit(Duration::from_secs(5));
+    assert!(status.success());
+    assert!(sent.elapsed() < Duration::from_millis(100), "{:?}", sent.elapsed());
+}
+
+/// Text a command brings in is echoed with its control characters replaced, whatever
+/// answer echoes it.
+#[test]
+fn echoed_input_never_carries_control_characters() {
+    let mut e = Engine::start();
+    assert_eq!(e.ask("START 5"), "OK");
+    e.send("INFO max_memory 12\u{1b}[2J34");
+    e.send("BEGIN");
+    let mut lines = Vec::new();
+    loop {
+        let line = e.line_within(Duration::from_secs(5)).expect("an answer");
+        let done = !line.starts_with("MESSAGE ");
+        lines.push(line);
+        if done {
+            break;
+        }
+    }
+    let report = lines.iter().find(|l| l.contains("max_memory")).expect("a report");
+    assert_eq!(report, "MESSAGE INFO max_memory: ignored bad value '12?[2J34'");
+    assert!(lines.iter().all(|l| !l.chars().any(char::is_control)), "{lines:?}");
+    for bad in ["TURN 1,\u{1b}[2J", "FOO \u{1b}[2J", "YXNBEST \u{7}"] {
+        let answer = e.ask(bad);
+        assert!(!answer.chars().any(char::is_control), "{bad:?} -> {answer:?}");
+    }
+}
+
 #[test]
 fn progress_messages_follow_the_convention_and_can_be_turned_off() {
     let mut e = Engine::start();
     assert_eq!(e.ask("START 15"), "OK");
     e.send("INFO timeout_turn 200");
     e.send("BEGIN");
-    let mut saw_message = false;
+    let (mut saw_message, mut summary_seen) = (false, false);
     loop {
         let line = e.line_within(Duration::from_secs(5)).expect("output");
         if let Some(text) = line.strip_prefix("MESSAGE ") {
-            assert!(
-                text.starts_with("depth ") && text.contains(" ev ") && text.contains(" pv "),
-                "{text}"
-            );
-            saw_message = true;
+            if let Some(summary) = text.strip_prefix("answer ") {
+                // The last line before the move: the search and the time it took.
+                assert!(summary.starts_with("depth ") && summary.contains(" tm "), "{text}");
+                summary_seen = true;
+            } else {
+                assert!(
+                    text.starts_with("depth ") && text.contains(" ev ") && text.contains(" pv "),
+                    "{text}"
+                );
+                assert!(!summary_seen, "the summary comes last: {text}");
+                saw_message = true;
+            }
         } else {
             parse_move(&line);
             break;
         }
     }
-    assert!(saw_message);
+    assert!(saw_message && summary_seen);
     e.send("INFO messages 0");
     e.send("TURN 0,0");
     let line = e.line_within(Duration::from_secs(5)).unwrap();

@@ -10,7 +10,7 @@
 //! [`perft_parallel`] splits the root moves over threads; the sum does not depend on the
 //! thread count.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::bitboard::Bitboard;
 use crate::board::{Board, Outcome};
@@ -30,7 +30,27 @@ pub fn perft<B: Bitboard>(board: &mut Board<B>, depth: u32) -> NodeCount {
     if depth == 0 {
         return 1;
     }
-    perft_inner(&mut board.for_counting(), depth)
+    perft_inner(&mut board.for_counting(), depth, None)
+}
+
+/// [`perft`] that gives up as soon as `stop` is set (it looks at every node three or more
+/// plies from the leaves: well within a millisecond): `None` if it was stopped.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use mnk_engine::{board::Board, perft::perft_until, rules::Rule};
+/// let mut ttt = Board::<u16>::new(Rule::Freestyle);
+/// assert_eq!(perft_until(&mut ttt, 9, &AtomicBool::new(false)), Some(127_872));
+/// assert_eq!(perft_until(&mut ttt, 9, &AtomicBool::new(true)), None);
+/// ```
+pub fn perft_until<B: Bitboard>(
+    board: &mut Board<B>,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Option<NodeCount> {
+    let count =
+        if depth == 0 { 1 } else { perft_inner(&mut board.for_counting(), depth, Some(stop)) };
+    (!stop.load(Ordering::Relaxed)).then_some(count)
 }
 
 /// The perft count of every legal root move, in cell-index order.
@@ -97,7 +117,7 @@ fn count_after<B: Bitboard>(board: &mut Board<B>, cell: Cell, depth: u32) -> Nod
     let n = if depth == 0 {
         1
     } else if outcome == Outcome::Ongoing {
-        perft_inner(board, depth)
+        perft_inner(board, depth, None)
     } else {
         0
     };
@@ -105,8 +125,12 @@ fn count_after<B: Bitboard>(board: &mut Board<B>, cell: Cell, depth: u32) -> Nod
     n
 }
 
-/// `depth >= 1`.
-fn perft_inner<B: Bitboard>(board: &mut Board<B>, depth: u32) -> NodeCount {
+/// `depth >= 1`. Returns early, with a partial count, once `stop` is set.
+fn perft_inner<B: Bitboard>(
+    board: &mut Board<B>,
+    depth: u32,
+    stop: Option<&AtomicBool>,
+) -> NodeCount {
     let moves = board.legal_moves();
     if depth == 1 {
         return NodeCount::from(moves.count());
@@ -123,9 +147,12 @@ fn perft_inner<B: Bitboard>(board: &mut Board<B>, depth: u32) -> NodeCount {
         }
         return NodeCount::from(leaves);
     }
+    if stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+        return nodes;
+    }
     for cell in moves.iter() {
         if board.play_unchecked(cell) == Outcome::Ongoing {
-            nodes += perft_inner(board, depth - 1);
+            nodes += perft_inner(board, depth - 1, stop);
         }
         board.undo_unchecked();
     }
@@ -135,45 +162,7 @@ fn perft_inner<B: Bitboard>(board: &mut Board<B>, depth: u32) -> NodeCount {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitboard::Bits256;
     use crate::rules::Rule;
-
-    #[test]
-    fn tic_tac_toe_perft_matches_the_published_table() {
-        let expected = [9, 72, 504, 3_024, 15_120, 54_720, 148_176, 200_448, 127_872];
-        for rule in Rule::ALL {
-            let mut board = Board::<u16>::new(rule);
-            for (d, &n) in expected.iter().enumerate() {
-                assert_eq!(perft(&mut board, d as u32 + 1), n, "{rule} perft({})", d + 1);
-            }
-            assert_eq!(perft(&mut board, 10), 0, "no sequence is longer than the board");
-        }
-    }
-
-    #[test]
-    fn five_by_five_perft_is_the_falling_factorial_through_six() {
-        let mut board = Board::<u32>::new(Rule::Freestyle);
-        let mut expected: u128 = 1;
-        for d in 1..=6 {
-            expected *= 26 - u128::from(d);
-            assert_eq!(perft(&mut board, d), expected, "perft({d})");
-        }
-    }
-
-    #[test]
-    #[ignore = "2.4e9 leaves: run with --ignored or use the perft subcommand"]
-    fn five_by_five_perft_seven() {
-        let board = Board::<u32>::new(Rule::Freestyle);
-        assert_eq!(perft_parallel(&board, 7, 2), 2_422_728_000);
-    }
-
-    #[test]
-    fn gomoku_perft_from_the_empty_board() {
-        let mut board = Board::<Bits256>::new(Rule::Freestyle);
-        assert_eq!(perft(&mut board, 1), 225);
-        assert_eq!(perft(&mut board, 2), 50_400);
-        assert_eq!(perft_parallel(&board, 3, 2), 11_239_200);
-    }
 
     #[test]
     fn divide_sums_to_perft_and_parallel_agrees() {
@@ -202,5 +191,6 @@ mod tests {
         // perft(6) = (15,120 − 1,440) · 4.
         let mut board = Board::<u16>::new(Rule::Freestyle);
         assert_eq!(perft(&mut board, 6), (15_120 - 1_440) * 4);
+        assert_eq!(perft(&mut board, 10), 0, "no sequence is longer than the board");
     }
 }

@@ -98,8 +98,9 @@ fn invalid(command: &str, reason: impl Into<String>) -> Command {
     Command::Invalid { command: command.to_string(), reason: reason.into() }
 }
 
-/// The line shortened for an `UNKNOWN` echo (printable ASCII only, at most 64 characters).
-fn echo(line: &str) -> String {
+/// Text from the input as an answer may echo it: printable ASCII only (anything else
+/// becomes `?`), at most 64 characters.
+pub fn echo(line: &str) -> String {
     line.chars().map(|c| if c.is_ascii_graphic() || c == ' ' { c } else { '?' }).take(64).collect()
 }
 

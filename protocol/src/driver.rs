@@ -4,12 +4,12 @@
 //!   replaced) and sends them to the main loop;
 //! * the main loop frames and parses them, feeds the session and writes every response
 //!   (one writer, flushed after each line);
-//! * a search thread runs each [`crate::session::SearchJob`] with a stop flag, sending its
-//!   progress lines and its outcome back through the same channel.
+//! * a worker thread runs each [`crate::session::Job`] (a search, or a `PERFT` count) with a
+//!   stop flag, sending its progress lines and its outcome back through the same channel.
 //!
-//! While a search runs, `YXSTOP`/`STOP` set the stop flag (the answer follows at once),
+//! While a job runs, `YXSTOP`/`STOP` set the stop flag (the answer follows at once),
 //! `END` and end of input return immediately (the caller exits the process, ending the
-//! search thread), and every other command waits until the answer has been written.
+//! worker thread), and every other command waits until the answer has been written.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -24,7 +24,7 @@ use crate::framing::{Framer, MAX_LINE_BYTES};
 use crate::response::Response;
 use crate::session::{JobOutcome, Reaction, Session};
 
-/// Stack of the search thread: deep small-board solves recurse up to 225 plies.
+/// Stack of the worker thread: deep small-board solves recurse up to 225 plies.
 const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 enum Event {
@@ -59,7 +59,7 @@ pub fn run_session<R: Read + Send + 'static, W: Write>(
             let Some((command, received)) = queue.pop_front() else { break };
             match session.handle_received(command, received) {
                 Reaction::Reply(lines) => write_lines(&mut out, &lines)?,
-                Reaction::Think(job) => thinking = Some(spawn_search(job, &tx)?),
+                Reaction::Think(job) => thinking = Some(spawn_job(job, &tx)?),
                 Reaction::Quit => return Ok(()),
             }
         }
@@ -94,13 +94,10 @@ pub fn run_session<R: Read + Send + 'static, W: Write>(
     }
 }
 
-fn spawn_search(
-    job: Box<crate::session::SearchJob>,
-    tx: &Sender<Event>,
-) -> io::Result<Arc<AtomicBool>> {
+fn spawn_job(job: Box<crate::session::Job>, tx: &Sender<Event>) -> io::Result<Arc<AtomicBool>> {
     let stop = Arc::new(AtomicBool::new(false));
     let (flag, tx) = (stop.clone(), tx.clone());
-    thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK_BYTES).spawn(
+    thread::Builder::new().name("worker".into()).stack_size(SEARCH_STACK_BYTES).spawn(
         move || {
             let outcome = job.run(flag, &mut |line| {
                 let _ = tx.send(Event::Progress(line));

@@ -51,9 +51,17 @@ pub enum Response {
     Nodes(u128),
 }
 
-/// Replaces line breaks so a response can never split into two lines.
+/// Replaces line breaks with spaces, so a response can never split into two lines, and
+/// every other control character with `?`, so no text echoed from the input can reach a
+/// terminal or a manager as an escape sequence.
 fn one_line(text: &str) -> String {
-    text.chars().map(|c| if c == '\n' || c == '\r' { ' ' } else { c }).collect()
+    text.chars()
+        .map(|c| match c {
+            '\n' | '\r' => ' ',
+            c if c.is_control() => '?',
+            c => c,
+        })
+        .collect()
 }
 
 impl fmt::Display for Response {
@@ -93,6 +101,7 @@ mod tests {
         assert_eq!(Response::Move((7, 8)).to_string(), "7,8");
         assert_eq!(Response::Moves(vec![(7, 7), (8, 7), (7, 9)]).to_string(), "7,7 8,7 7,9");
         assert_eq!(Response::Error("bad\r\nthing".into()).to_string(), "ERROR bad  thing");
+        assert_eq!(Response::Message("12\u{1b}[2J34".into()).to_string(), "MESSAGE 12?[2J34");
         assert_eq!(Response::Forbid(vec![(7, 8), (9, 10)]).to_string(), "FORBID 07080910.");
         assert_eq!(Response::Forbid(vec![]).to_string(), "FORBID .");
         assert!(Response::About(Player::Mnk).to_string().starts_with("name=\"mnk\", version=\""));

@@ -1,9 +1,12 @@
-//! A search handed out by the session: the job that runs away from it (on the driver's
-//! search thread, or inline in tests), what it hands back, and the progress lines it writes.
+//! Work handed out by the session: a search or a perft count, the job that runs away from
+//! it (on the driver's worker thread, stoppable, or inline in tests), what it hands back,
+//! and the progress lines it writes.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+use mnk_engine::perft::{NodeCount, perft_until};
 
 use mnk_engine::bitboard::Bitboard;
 use mnk_engine::geometry::Cell;
@@ -39,6 +42,62 @@ impl Purpose {
     }
 }
 
+/// Work to run away from the session, which a stop flag ends early.
+#[derive(Debug)]
+pub enum Job {
+    /// A search for a move (or several lines).
+    Search(SearchJob),
+    /// A perft count (`PERFT`).
+    Perft(PerftJob),
+}
+
+/// What a finished [`Job`] hands back.
+#[derive(Debug)]
+pub enum JobOutcome {
+    /// A search's.
+    Search(SearchOutcome),
+    /// A perft count's.
+    Perft(PerftOutcome),
+}
+
+impl Job {
+    /// Runs the job; `stop` ends it early, `on_line` receives the progress lines.
+    pub fn run(
+        self: Box<Self>,
+        stop: Arc<AtomicBool>,
+        on_line: &mut dyn FnMut(Response),
+    ) -> JobOutcome {
+        match *self {
+            Job::Search(job) => JobOutcome::Search(job.run(stop, on_line)),
+            Job::Perft(job) => JobOutcome::Perft(job.run(&stop)),
+        }
+    }
+}
+
+/// A perft count of the game's position.
+#[derive(Debug)]
+pub struct PerftJob {
+    pub(super) game: Game,
+    pub(super) depth: u32,
+}
+
+/// What a finished [`PerftJob`] hands back.
+#[derive(Debug)]
+pub struct PerftOutcome {
+    pub(super) depth: u32,
+    /// The count, or `None` if the job was stopped.
+    pub(super) nodes: Option<NodeCount>,
+    pub(super) elapsed: Duration,
+}
+
+impl PerftJob {
+    fn run(mut self, stop: &AtomicBool) -> PerftOutcome {
+        let started = Instant::now();
+        let nodes = with_game!(&mut self.game, b => perft_until(b, self.depth, stop));
+        PerftOutcome { depth: self.depth, nodes, elapsed: started.elapsed() }
+    }
+}
+
 /// A search to run away from the session.
 #[derive(Debug)]
 pub struct SearchJob {
@@ -54,22 +113,20 @@ pub struct SearchJob {
 
 /// What a finished [`SearchJob`] hands back.
 #[derive(Debug)]
-pub struct JobOutcome {
+pub struct SearchOutcome {
     pub(super) tt: TranspositionTable,
     pub(super) result: SearchResult,
     pub(super) best: Option<Point>,
     pub(super) purpose: Purpose,
     pub(super) started: Instant,
+    /// Whether the answer comes with its summary line (see [`format_answer_summary`]).
+    pub(super) messages: bool,
 }
 
 impl SearchJob {
     /// Runs the search; `stop` ends it early, `on_line` receives the progress lines.
-    pub fn run(
-        self: Box<Self>,
-        stop: Arc<AtomicBool>,
-        on_line: &mut dyn FnMut(Response),
-    ) -> JobOutcome {
-        let mut job = *self;
+    pub fn run(self, stop: Arc<AtomicBool>, on_line: &mut dyn FnMut(Response)) -> SearchOutcome {
+        let mut job = self;
         let mut limits = job.limits.clone();
         limits.stop = Some(stop);
         let messages = job.messages;
@@ -96,7 +153,14 @@ impl SearchJob {
             let best = r.best_move.map(|c| xy_of(b, c));
             (r, best)
         });
-        JobOutcome { tt: job.tt, result, best, purpose: job.purpose, started: job.started }
+        SearchOutcome {
+            tt: job.tt,
+            result,
+            best,
+            purpose: job.purpose,
+            started: job.started,
+            messages: job.messages,
+        }
     }
 }
 
@@ -113,6 +177,18 @@ pub fn format_info(info: &SearchInfo, size: BoardSize) -> String {
         info.nps / 1000,
         info.time.as_millis(),
         format_pv(&info.pv, size)
+    )
+}
+
+/// The line before an answer: the search's depth, score and nodes, and `tm`, the
+/// milliseconds from the command coming in to the answer, by the engine's own clock:
+/// `answer depth 11 ev 34 n 412k tm 187`.
+pub fn format_answer_summary(result: &SearchResult, answer_ms: u64) -> String {
+    format!(
+        "answer depth {} ev {} n {}k tm {answer_ms}",
+        result.depth,
+        format_score(result.score()),
+        result.nodes / 1000
     )
 }
 

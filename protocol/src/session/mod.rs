@@ -14,7 +14,6 @@ use std::time::Instant;
 use mnk_engine::bitboard::Bitboard;
 use mnk_engine::board::{Color, Outcome};
 use mnk_engine::pattern::table::PatternTable;
-use mnk_engine::perft::perft;
 use mnk_engine::rules::Rule;
 use mnk_engine::search::score::format_score;
 use mnk_engine::search::{MAX_THREADS, SearchLimits};
@@ -22,7 +21,7 @@ use mnk_engine::solve::solve;
 use mnk_engine::tt::TranspositionTable;
 use mnk_engine::{BoardSize, eval};
 
-use crate::command::{BoardStone, Command, Point};
+use crate::command::{BoardStone, Command, Point, echo};
 use crate::framing::BlockKind;
 use crate::game::{Game, xy_of};
 use crate::response::Response;
@@ -31,7 +30,10 @@ use crate::with_game;
 mod job;
 mod settings;
 
-pub use job::{JobOutcome, Purpose, SearchJob, format_info, format_nbest_line};
+pub use job::{
+    Job, JobOutcome, PerftJob, PerftOutcome, Purpose, SearchJob, SearchOutcome,
+    format_answer_summary, format_info, format_nbest_line,
+};
 pub use settings::{
     DEFAULT_HASH_BYTES, DEFAULT_TURN_MS, MEMORY_RESERVE_BYTES, MIN_HASH_BYTES, Settings,
     TABLE_MOVES, TABLE_NODES_PER_SECOND, THREAD_RESERVE_BYTES,
@@ -40,8 +42,9 @@ pub use settings::{
 /// Bytes of a fresh table [`Session::prepare`] has the system back with memory per
 /// call: a huge page, about 2 ms here, so a command that comes in meanwhile waits no longer.
 pub const TOUCH_STEP_BYTES: usize = 2 << 20;
-/// Deepest `PERFT` the protocol runs on each size: about a second of counting at most (the
-/// protocol loop is busy meanwhile). Deeper runs belong to `pbrain-mnk perft`.
+/// Deepest `PERFT` the protocol runs on each size: about a second of counting at most, on
+/// one thread (`YXSTOP` and `END` end it at once). Deeper runs belong to `pbrain-mnk
+/// perft`.
 pub const fn max_protocol_perft_depth(size: BoardSize) -> u32 {
     match size {
         BoardSize::Three => 9,
@@ -55,8 +58,8 @@ pub const fn max_protocol_perft_depth(size: BoardSize) -> u32 {
 pub enum Reaction {
     /// Write these lines (possibly none).
     Reply(Vec<Response>),
-    /// Run this search, then pass its outcome to [`Session::finish`].
-    Think(Box<SearchJob>),
+    /// Run this job (a search or a count), then pass its outcome to [`Session::finish`].
+    Think(Box<Job>),
     /// Exit.
     Quit,
 }
@@ -226,7 +229,7 @@ impl Session {
                 None => no_game(),
             }]),
             Command::Swap2Board(points) => self.swap2(points, received),
-            Command::Perft(depth) => Reply(self.perft(depth)),
+            Command::Perft(depth) => self.perft(depth),
             Command::Show => Reply(self.show()),
             Command::Eval => Reply(vec![self.eval()]),
             Command::Solve => Reply(vec![self.solve()]),
@@ -309,7 +312,7 @@ impl Session {
             _ => {}
         }
         if bad {
-            self.deferred.push(format!("INFO {key}: ignored bad value '{}'", value.trim()));
+            self.deferred.push(format!("INFO {key}: ignored bad value '{}'", echo(value.trim())));
         }
     }
 
@@ -376,7 +379,7 @@ impl Session {
             target: from_request(budget.target),
             stop: None,
         };
-        Reaction::Think(Box::new(SearchJob {
+        Reaction::Think(Box::new(Job::Search(SearchJob {
             game,
             limits,
             threads: self.settings.threads,
@@ -385,19 +388,27 @@ impl Session {
             messages: self.settings.messages,
             started: received,
             player: self.player,
-        }))
+        })))
     }
 
     /// Runs a job inline (for tests and single-threaded drivers) and finishes it.
-    pub fn think_inline(&mut self, job: Box<SearchJob>) -> Vec<Response> {
+    pub fn think_inline(&mut self, job: Box<Job>) -> Vec<Response> {
         let mut lines = Vec::new();
         let outcome = job.run(Arc::new(AtomicBool::new(false)), &mut |r| lines.push(r));
         lines.extend(self.finish(outcome));
         lines
     }
 
-    /// Takes back a finished job: keeps its table, plays its move, returns the answer.
+    /// Takes back a finished job and returns its answer.
     pub fn finish(&mut self, outcome: JobOutcome) -> Vec<Response> {
+        match outcome {
+            JobOutcome::Search(outcome) => self.finish_search(outcome),
+            JobOutcome::Perft(outcome) => finish_perft(&outcome),
+        }
+    }
+
+    /// Takes back a finished search: keeps its table, plays its move, returns the answer.
+    fn finish_search(&mut self, outcome: SearchOutcome) -> Vec<Response> {
         self.tt = Some(outcome.tt);
         let thought = outcome.started.elapsed();
         let thought_ms = u64::try_from(thought.as_millis()).unwrap_or(u64::MAX);
@@ -417,29 +428,24 @@ impl Session {
             best,
             outcome.result.score()
         );
-        match outcome.purpose {
-            Purpose::Move | Purpose::NBest(_) => {
-                if let Purpose::NBest(n) = outcome.purpose {
-                    let size = game.size();
-                    for (index, line) in outcome.result.lines.iter().enumerate() {
-                        let text = format_nbest_line(index + 1, n, line, size);
-                        lines.push(Response::Message(text));
-                    }
-                }
-                let played = play_or_fallback(game, best);
-                lines.push(Response::Move(played));
-            }
-            Purpose::Swap2(_) => {
-                // The side to move is white in both swap2 positions (3 or 5 stones). Keep
-                // white when its score is not worse than SWAP2_MARGIN, otherwise swap.
-                if outcome.result.score() >= -SWAP2_MARGIN {
-                    let played = play_or_fallback(game, best);
-                    lines.push(Response::Move(played));
-                } else {
-                    lines.push(Response::Swap);
-                }
+        if let Purpose::NBest(n) = outcome.purpose {
+            let size = game.size();
+            for (index, line) in outcome.result.lines.iter().enumerate() {
+                lines.push(Response::Message(format_nbest_line(index + 1, n, line, size)));
             }
         }
+        if outcome.messages {
+            lines.push(Response::Message(format_answer_summary(&outcome.result, thought_ms)));
+        }
+        // In a swap2 opening the side to move is white in both positions (3 or 5 stones):
+        // keep white when its score is not worse than SWAP2_MARGIN, otherwise swap.
+        let swap =
+            matches!(outcome.purpose, Purpose::Swap2(_)) && outcome.result.score() < -SWAP2_MARGIN;
+        lines.push(if swap {
+            Response::Swap
+        } else {
+            Response::Move(play_or_fallback(game, best))
+        });
         lines
     }
 
@@ -527,24 +533,15 @@ impl Session {
         self.think(Purpose::Swap2(points.len()), received)
     }
 
-    fn perft(&self, depth: u32) -> Vec<Response> {
-        let Some(game) = &self.game else { return vec![no_game()] };
+    fn perft(&self, depth: u32) -> Reaction {
+        let Some(game) = &self.game else { return Reaction::Reply(vec![no_game()]) };
         let max_depth = max_protocol_perft_depth(game.size());
         if depth > max_depth {
-            return vec![Response::Error(format!(
+            return Reaction::Reply(vec![Response::Error(format!(
                 "PERFT: depth {depth} is above {max_depth} on this board (use pbrain-mnk perft)"
-            ))];
+            ))]);
         }
-        let started = Instant::now();
-        let mut copy = game.clone();
-        let nodes = with_game!(&mut copy, b => perft(b, depth));
-        vec![
-            Response::Message(format!(
-                "perft depth {depth} time_ms {}",
-                started.elapsed().as_millis()
-            )),
-            Response::Nodes(nodes),
-        ]
+        Reaction::Think(Box::new(Job::Perft(PerftJob { game: game.clone(), depth })))
     }
 
     fn show(&self) -> Vec<Response> {
@@ -591,6 +588,18 @@ impl Session {
             format!("value {} best {best} score {score} nodes {}", s.value(), s.search.nodes)
         });
         Response::Message(line)
+    }
+}
+
+/// The answer to a finished `PERFT`: its time and count, or that it was stopped.
+fn finish_perft(outcome: &PerftOutcome) -> Vec<Response> {
+    let (depth, ms) = (outcome.depth, outcome.elapsed.as_millis());
+    match outcome.nodes {
+        Some(nodes) => vec![
+            Response::Message(format!("perft depth {depth} time_ms {ms}")),
+            Response::Nodes(nodes),
+        ],
+        None => vec![Response::Error(format!("PERFT: depth {depth} stopped after {ms} ms"))],
     }
 }
 
@@ -678,6 +687,17 @@ mod tests {
         }
     }
 
+    /// The search a reaction hands out.
+    fn search_job(reaction: Reaction) -> SearchJob {
+        match reaction {
+            Reaction::Think(job) => match *job {
+                Job::Search(job) => job,
+                other => panic!("not a search: {other:?}"),
+            },
+            other => panic!("not a job: {other:?}"),
+        }
+    }
+
     fn started(size: usize) -> Session {
         let mut s = Session::new();
         assert_eq!(reply(&mut s, Command::Start { width: size, height: size }), vec![Response::Ok]);
@@ -701,9 +721,9 @@ mod tests {
     #[test]
     fn a_turn_time_alone_is_the_aim_and_the_limit() {
         let mut s = started(15);
-        let limits = |s: &mut Session| match s.handle(Command::Turn((7, 7))) {
-            Reaction::Think(job) => (job.limits.target, job.limits.time),
-            other => panic!("{other:?}"),
+        let limits = |s: &mut Session| {
+            let job = search_job(s.handle(Command::Turn((7, 7))));
+            (job.limits.target, job.limits.time)
         };
         s.handle(Command::Info { key: "timeout_turn".into(), value: "1000".into() });
         let (target, time) = limits(&mut s);
@@ -980,10 +1000,10 @@ mod tests {
             .flat_map(|y| (0..5).map(move |x| (x, y)))
             .find(|p| !history.contains(p))
             .unwrap();
-        let Reaction::Think(job) = s.handle(Command::Turn(free)) else { panic!("a search") };
+        let job = search_job(s.handle(Command::Turn(free)));
         let mut outcome = job.run(Arc::new(AtomicBool::new(true)), &mut |_| {});
         outcome.best = Some(occupied);
-        let lines = s.finish(outcome);
+        let lines = s.finish(JobOutcome::Search(outcome));
         let Some(Response::Move(played)) = lines.last() else { panic!("{lines:?}") };
         assert_ne!(*played, occupied);
         assert_eq!(s.game().unwrap().last_move(), Some(*played));
@@ -1020,10 +1040,10 @@ mod tests {
         assert_eq!(s.settings().hash_bytes(), DEFAULT_HASH_BYTES);
         assert_eq!(prepare_all(&mut s), touch_steps(DEFAULT_HASH_BYTES));
         // The search takes the prepared table (the same size and context) and keeps it.
-        let Reaction::Think(job) = s.handle(Command::Turn((7, 7))) else { panic!("a search") };
+        let job = search_job(s.handle(Command::Turn((7, 7))));
         assert_eq!(job.tt.bytes(), DEFAULT_HASH_BYTES);
         assert_eq!(s.tt_touched, None);
-        s.finish(job.run(Arc::new(AtomicBool::new(true)), &mut |_| {}));
+        s.finish(JobOutcome::Search(job.run(Arc::new(AtomicBool::new(true)), &mut |_| {})));
         assert!(!s.prepare(), "a table a search has had is not fresh");
         assert_eq!(s.tt_context, Some((BoardSize::Fifteen, Rule::Standard)));
     }
@@ -1032,9 +1052,7 @@ mod tests {
     fn a_move_counts_its_time_from_when_the_command_came_in() {
         let mut s = started(15);
         let came_in = Instant::now() - std::time::Duration::from_millis(20);
-        let Reaction::Think(job) = s.handle_received(Command::Turn((7, 7)), came_in) else {
-            panic!("a search")
-        };
+        let job = search_job(s.handle_received(Command::Turn((7, 7)), came_in));
         let limit = job.limits.time.expect("a time limit");
         // 50 ms a move less the margin, less the 20 ms the command waited.
         assert!(limit <= std::time::Duration::from_millis(50 - 25 - 2 - 20), "{limit:?}");
