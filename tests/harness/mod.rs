@@ -1,22 +1,19 @@
-//! Drives a real `pbrain-mnk` process over its pipes, as a manager would.
+//! Drives a real `pbrain-mnk` process over its pipes, as a manager would: the manager's own
+//! [`EngineProcess`], with the assertions a test wants (every failure panics with what
+//! went wrong).
 
 #![allow(dead_code, unreachable_pub)]
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver};
-use std::thread;
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
+
+use mnk_protocol::manager::engine::{EngineProcess, is_chatter};
 
 /// Generous limit for an answer that should come at once (CI machines can be slow).
 pub const PROMPT: Duration = Duration::from_secs(10);
 
 /// A running engine.
-pub struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
+pub struct Engine(EngineProcess);
 
 impl Engine {
     /// Starts the binary with no arguments (the protocol loop).
@@ -25,58 +22,31 @@ impl Engine {
     }
 
     /// Starts the binary with `args` (`["classroom"]`: the protocol, played by the classroom
-    /// program).
+    /// program), its stderr kept for [`Engine::stderr`].
     pub fn start_with(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-mnk"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .env_remove("RUST_LOG")
-            .spawn()
-            .expect("the engine starts");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        Engine { child, stdin, lines }
+        let mut command = Command::new(env!("CARGO_BIN_EXE_pbrain-mnk"));
+        command.args(args).stderr(Stdio::piped()).env_remove("RUST_LOG");
+        Engine(EngineProcess::spawn_command(command, "pbrain-mnk").expect("the engine starts"))
     }
 
     /// Sends raw text (no newline added).
     pub fn send_raw(&mut self, text: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin is open");
-        stdin.write_all(text).expect("the engine reads its input");
-        stdin.flush().expect("flush");
+        self.0.send_raw(text).expect("the engine reads its input");
     }
 
     /// Sends one line.
     pub fn send(&mut self, line: &str) {
-        self.send_raw(format!("{line}\n").as_bytes());
+        self.0.send(line).expect("the engine reads its input");
     }
 
-    /// The next output line, or `None` after `timeout`.
+    /// The next output line, or `None` after `timeout` (or once the output closed).
     pub fn line_within(&mut self, timeout: Duration) -> Option<String> {
-        self.lines.recv_timeout(timeout).ok()
+        self.0.line(timeout).ok()
     }
 
     /// The next line that is not a `MESSAGE`/`DEBUG` line; panics after `timeout`.
     pub fn answer_within(&mut self, timeout: Duration) -> String {
-        let deadline = Instant::now() + timeout;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line =
-                self.line_within(left).unwrap_or_else(|| panic!("no answer within {timeout:?}"));
-            if !line.starts_with("MESSAGE ") && !line.starts_with("DEBUG ") {
-                return line;
-            }
-        }
+        self.0.answer(timeout).unwrap_or_else(|e| panic!("no answer within {timeout:?}: {e}"))
     }
 
     /// [`Engine::answer_within`] with [`PROMPT`].
@@ -95,50 +65,31 @@ impl Engine {
         let deadline = Instant::now() + wait;
         while let Some(line) = self.line_within(deadline.saturating_duration_since(Instant::now()))
         {
-            assert!(line.starts_with("MESSAGE "), "unexpected output {line:?}");
+            assert!(is_chatter(&line), "unexpected output {line:?}");
         }
     }
 
     /// Closes stdin.
     pub fn close_input(&mut self) {
-        self.stdin.take();
+        self.0.close_input();
     }
 
     /// Waits for the process to exit, at most `timeout`; returns its status and how long it
     /// took.
     pub fn wait_exit(&mut self, timeout: Duration) -> (ExitStatus, Duration) {
-        let start = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().expect("try_wait") {
-                return (status, start.elapsed());
-            }
-            if start.elapsed() > timeout {
-                let _ = self.child.kill();
-                panic!("the engine did not exit within {timeout:?}");
-            }
-            thread::sleep(Duration::from_millis(1));
-        }
+        self.0
+            .wait_exit(timeout)
+            .unwrap_or_else(|| panic!("the engine did not exit within {timeout:?}"))
     }
 
     /// What the engine wrote to stderr (after it exited).
     pub fn stderr(&mut self) -> String {
-        let mut text = String::new();
-        if let Some(mut err) = self.child.stderr.take() {
-            let _ = std::io::Read::read_to_string(&mut err, &mut text);
-        }
-        text
+        self.0.stderr()
     }
 
     /// The process id.
     pub fn pid(&self) -> u32 {
-        self.child.id()
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.0.pid()
     }
 }
 
