@@ -1,11 +1,17 @@
 //! The manager side of the protocol: playing refereed games between two pbrain engines.
 //!
 //! A game: both engines are started and asked `ABOUT`, `START` and the `INFO` settings; the
-//! opening stones are placed; then the side to move gets the whole position as a `BOARD`
-//! (so no engine has to track history) and must answer with a legal move in time. The
-//! referee is mnk's own board under the chosen rule: a five (by the rule) wins, a full board
-//! draws, an occupied, off-board or — in renju — forbidden move (a foul) loses, and so do a
-//! late answer, garbage and a crash. Every result carries its reason.
+//! opening stones are placed. Then, as Gomocup managers do, each engine's first move is asked
+//! for with `BEGIN` on an empty board or the position as a `BOARD` block, and every later one
+//! with `TURN` and the opponent's last move. The referee is mnk's own board under the chosen
+//! rule: a five (by the rule) wins and a full board draws.
+//!
+//! The referee is as lenient as managers are: while it waits for a move, progress lines
+//! (`MESSAGE`, `DEBUG`) and lines that are neither a move nor a known reply (some engines
+//! print stray bytes of their progress lines) are ignored and logged. A game is forfeited
+//! only by an answer shaped like a move that is illegal (occupied, off the board, or — in
+//! renju — forbidden: a foul), by a known reply that is not a move (`ERROR`, `UNKNOWN`,
+//! `OK`, `SWAP`: a refusal), by a late answer or by a crash. Every result carries its reason.
 
 pub mod engine;
 pub mod stats;
@@ -224,6 +230,8 @@ fn referee(
     moves: &mut Vec<(Point, u64)>,
 ) -> GameResult {
     let mut clock_ms = [settings.game_ms as i64; 2];
+    // How many of the moves each engine has been told (its first request tells it all).
+    let mut told = [None::<usize>; 2];
     loop {
         match game.outcome() {
             Outcome::Win(color) => {
@@ -245,31 +253,27 @@ fn referee(
                 return lost(color, "crash: the engine exited");
             }
         }
-        let mut request = vec!["BOARD".to_string()];
-        for (i, (p, _)) in moves.iter().enumerate() {
-            let own = (i % 2 == 0) == (color == Color::Black);
-            request.push(format!("{},{},{}", p.0, p.1, if own { 1 } else { 2 }));
-        }
-        request.push("DONE".to_string());
+        let request = move_request(moves, color, told[color.index()]);
         if request.iter().any(|line| engine.send(line).is_err()) {
             return lost(color, "crash: the engine exited");
         }
         let sent = Instant::now();
-        let answer = engine.answer(Duration::from_millis(allowed + settings.tolerance_ms));
+        let timeout = allowed + settings.tolerance_ms;
+        let answer = read_move(engine, Duration::from_millis(timeout));
         let took = sent.elapsed().as_millis() as u64;
-        let answer = match answer {
-            Ok(a) => a,
+        let point = match answer {
+            Ok(MoveReply::Move(Ok(point))) => point,
+            Ok(MoveReply::Move(Err(text))) => {
+                return lost(color, format!("illegal move {}: off the board", truncate(&text)));
+            }
+            Ok(MoveReply::Refusal(text)) => {
+                return lost(color, format!("refused: answered {:?}", truncate(&text)));
+            }
+            Ok(MoveReply::Noise) => unreachable!("read_move skips noise"),
             Err(EngineError::Timeout) => {
-                return lost(
-                    color,
-                    format!("timeout: no move within {} ms", allowed + settings.tolerance_ms),
-                );
+                return lost(color, format!("timeout: no move within {timeout} ms"));
             }
             Err(e) => return lost(color, format!("crash: {e}")),
-        };
-        let point = match parse_point(&answer) {
-            Ok(p) => p,
-            Err(_) => return lost(color, format!("illegal answer {:?}", truncate(&answer))),
         };
         if let Err(e) = game.try_play(point) {
             let foul = matches!(e, mnk_engine::board::IllegalMove::Forbidden { .. });
@@ -277,11 +281,80 @@ fn referee(
             return lost(color, format!("{kind} {},{}: {e}", point.0, point.1));
         }
         moves.push((point, took));
+        told[color.index()] = Some(moves.len());
         if settings.game_ms > 0 {
             clock_ms[color.index()] -= took as i64;
             if clock_ms[color.index()] < -(settings.tolerance_ms as i64) {
                 return lost(color, "time forfeit: the game clock ran out");
             }
+        }
+    }
+}
+
+/// The lines that ask the engine of `color` for a move, as a manager asks: `BEGIN` on an
+/// empty board, `TURN` with the opponent's move when that is all the engine has not been
+/// told (`told`: how many of the moves it knows, `None` before its first move), and
+/// otherwise the whole position as a `BOARD` block.
+fn move_request(moves: &[(Point, u64)], color: Color, told: Option<usize>) -> Vec<String> {
+    if moves.is_empty() {
+        return vec!["BEGIN".to_string()];
+    }
+    if told == Some(moves.len() - 1) {
+        let (x, y) = moves[moves.len() - 1].0;
+        return vec![format!("TURN {x},{y}")];
+    }
+    let mut request = vec!["BOARD".to_string()];
+    for (i, (p, _)) in moves.iter().enumerate() {
+        let own = (i % 2 == 0) == (color == Color::Black);
+        request.push(format!("{},{},{}", p.0, p.1, if own { 1 } else { 2 }));
+    }
+    request.push("DONE".to_string());
+    request
+}
+
+/// What a line means to a referee waiting for a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum MoveReply {
+    /// A line shaped like a move, `x,y`: the point, or the text if its numbers cannot be a
+    /// cell of any board (negative or huge).
+    Move(Result<Point, String>),
+    /// A known reply that is not a move: `OK`, `ERROR …`, `UNKNOWN …`, `SWAP`.
+    Refusal(String),
+    /// Anything else (a progress line's stray bytes, say): ignored.
+    Noise,
+}
+
+impl MoveReply {
+    /// Classifies one answer line (already trimmed, not a `MESSAGE`/`DEBUG` line).
+    fn of(line: &str) -> MoveReply {
+        let number = |s: &str| {
+            let digits = s.trim().strip_prefix('-').unwrap_or(s.trim());
+            !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+        };
+        if let Some((x, y)) = line.split_once(',')
+            && number(x)
+            && number(y)
+        {
+            return MoveReply::Move(parse_point(line).map_err(|_| line.to_string()));
+        }
+        let word = line.split_whitespace().next().unwrap_or("");
+        if ["OK", "ERROR", "UNKNOWN", "SWAP"].contains(&word) {
+            MoveReply::Refusal(line.to_string())
+        } else {
+            MoveReply::Noise
+        }
+    }
+}
+
+/// The engine's answer to a move request within `timeout`, ignoring (and logging) the lines
+/// that are neither a move nor a known reply.
+fn read_move(engine: &mut EngineProcess, timeout: Duration) -> Result<MoveReply, EngineError> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let line = engine.answer(deadline.saturating_duration_since(Instant::now()))?;
+        match MoveReply::of(&line) {
+            MoveReply::Noise => log::warn!("{}: ignored {:?}", engine.name, truncate(&line)),
+            reply => return Ok(reply),
         }
     }
 }
@@ -411,6 +484,31 @@ pub fn to_psq(record: &GameRecord, size: BoardSize) -> String {
 mod tests {
     use super::*;
     use mnk_engine::search::score::is_decisive;
+
+    #[test]
+    fn answers_are_moves_refusals_or_noise() {
+        assert_eq!(MoveReply::of("7,8"), MoveReply::Move(Ok((7, 8))));
+        assert_eq!(MoveReply::of("7 , 8"), MoveReply::Move(Ok((7, 8))));
+        assert_eq!(MoveReply::of("-1,3"), MoveReply::Move(Err("-1,3".into())));
+        assert_eq!(MoveReply::of("99999,3"), MoveReply::Move(Err("99999,3".into())));
+        assert_eq!(MoveReply::of("ERROR bad board"), MoveReply::Refusal("ERROR bad board".into()));
+        assert_eq!(MoveReply::of("SWAP"), MoveReply::Refusal("SWAP".into()));
+        // PentaZen's progress line split by its raw depth byte, and other stray text.
+        for noise in ["-\u{10} ev -40 nd 33k", "hello there", "7,8,9", "7,x", "depth 3"] {
+            assert_eq!(MoveReply::of(noise), MoveReply::Noise, "{noise:?}");
+        }
+    }
+
+    #[test]
+    fn engines_are_asked_as_managers_ask() {
+        let moves = [((7, 7), 0), ((8, 8), 0), ((9, 9), 10)];
+        assert_eq!(move_request(&[], Color::Black, None), ["BEGIN"]);
+        assert_eq!(
+            move_request(&moves, Color::White, None),
+            ["BOARD", "7,7,2", "8,8,1", "9,9,2", "DONE"]
+        );
+        assert_eq!(move_request(&moves, Color::White, Some(2)), ["TURN 9,9"]);
+    }
 
     #[test]
     fn openings_parse_in_both_notations() {
