@@ -4,7 +4,9 @@
 mod reference;
 
 use mnk_engine::bitboard::{Bitboard, Bits256};
-use mnk_engine::board::{Board, Color, Outcome};
+use mnk_engine::board::Board;
+use mnk_engine::outcome::Outcome;
+use mnk_engine::color::Color;
 use mnk_engine::perft::perft;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;

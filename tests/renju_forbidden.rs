@@ -4,7 +4,8 @@
 mod reference;
 
 use mnk_engine::bitboard::{Bitboard, Bits256};
-use mnk_engine::board::{Board, Color};
+use mnk_engine::board::Board;
+use mnk_engine::color::Color;
 use mnk_engine::notation::parse_moves;
 use mnk_engine::rules::Rule;
 use reference::{NaiveBoard, NaiveRule};

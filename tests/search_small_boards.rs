@@ -6,7 +6,9 @@ mod reference;
 use std::time::Duration;
 
 use mnk_engine::bitboard::Bitboard;
-use mnk_engine::board::{Board, Color, Outcome};
+use mnk_engine::board::Board;
+use mnk_engine::outcome::Outcome;
+use mnk_engine::color::Color;
 use mnk_engine::geometry::Cell;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use mnk_engine::bitboard::{Bitboard, Bits256};
 use mnk_engine::board::Board;
 use mnk_engine::rules::Rule;
-use mnk_engine::search::score::mate_plies;
+use mnk_engine::score::mate_plies;
 use mnk_engine::search::{SearchLimits, search};
 use mnk_engine::tt::TranspositionTable;
 

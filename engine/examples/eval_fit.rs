@@ -19,12 +19,13 @@
 //! would flatter the fit. Prints the error as it goes and the fitted rows in table units.
 
 use mnk_engine::bitboard::{Bitboard, Bits256};
-use mnk_engine::board::{Board, Color};
+use mnk_engine::board::Board;
+use mnk_engine::color::Color;
 use mnk_engine::eval::TEMPO;
 use mnk_engine::pattern::combo::{COMBO_POTENTIAL, COMBOS, combo_of, forbids_doubles};
 use mnk_engine::pattern::keys::{LineState, PATTERN_POTENTIAL, POTENTIAL_SCALE};
 use mnk_engine::rules::Rule;
-use mnk_engine::search::score::is_decisive;
+use mnk_engine::score::is_decisive;
 use mnk_engine::search::{SearchLimits, search};
 use mnk_engine::tt::TranspositionTable;
 

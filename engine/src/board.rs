@@ -19,60 +19,16 @@ use std::fmt;
 use arrayvec::ArrayVec;
 
 use crate::bitboard::Bitboard;
+use crate::color::Color;
 use crate::geometry::{Cell, Geometry};
 use crate::notation::{self, NotationError};
+use crate::outcome::Outcome;
 use crate::pattern::keys::LineState;
 use crate::rules::Rule;
 use crate::zobrist;
 
 /// Capacity of the undo stack: at least the cell count of the largest board (225).
 pub const MAX_HISTORY: usize = 256;
-
-/// A player. Black moves first (X in tic-tac-toe).
-#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
-pub enum Color {
-    /// The first player.
-    Black,
-    /// The second player.
-    White,
-}
-
-impl Color {
-    /// 0 for black, 1 for white.
-    #[inline(always)]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The other colour.
-    #[inline(always)]
-    #[must_use]
-    pub const fn opponent(self) -> Color {
-        match self {
-            Color::Black => Color::White,
-            Color::White => Color::Black,
-        }
-    }
-}
-
-/// The state of a game.
-#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
-pub enum Outcome {
-    /// Moves remain and nobody has won.
-    Ongoing,
-    /// The colour made a winning line.
-    Win(Color),
-    /// The board is full without a winning line.
-    Draw,
-}
-
-impl Outcome {
-    /// Whether the game is over.
-    #[inline(always)]
-    pub const fn is_decided(self) -> bool {
-        !matches!(self, Outcome::Ongoing)
-    }
-}
 
 /// Why a move cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -193,7 +149,8 @@ impl<B: Bitboard> Board<B> {
     /// The position after a move list in `x,y` or pos notation (see [`crate::notation`]).
     ///
     /// ```
-    /// use mnk_engine::board::{Board, Color};
+    /// use mnk_engine::board::Board;
+    /// use mnk_engine::color::Color;
     /// use mnk_engine::bitboard::Bits256;
     /// use mnk_engine::rules::Rule;
     ///

@@ -34,10 +34,12 @@ use ahash::RandomState;
 use arrayvec::ArrayVec;
 
 use crate::bitboard::Bitboard;
-use crate::board::{Board, Color, Outcome};
+use crate::board::Board;
+use crate::outcome::Outcome;
+use crate::color::Color;
 use crate::geometry::{Cell, Direction};
-use crate::search::score::{MAX_EVAL, Score, loss_in, win_in};
-use crate::search::{PvLine, SearchResult};
+use crate::score::{MAX_EVAL, Score, loss_in, win_in};
+use crate::report::{PvLine, SearchResult};
 
 /// Search depth in plies (the classroom program's fixed depth).
 pub const DEPTH: u32 = 6;
@@ -422,7 +424,7 @@ mod tests {
     use crate::bitboard::Bits256;
     use crate::rng::SplitMix64;
     use crate::rules::Rule;
-    use crate::search::score::mate_plies;
+    use crate::score::mate_plies;
 
     /// A line from a picture: `X` black, `O` white, `.` empty.
     fn line(picture: &str) -> Vec<u8> {

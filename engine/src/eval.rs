@@ -9,7 +9,7 @@
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::pattern::keys::{LineState, POTENTIAL_SCALE, Role};
-use crate::search::score::{MAX_EVAL, Score};
+use crate::score::{MAX_EVAL, Score};
 
 /// Worth of a window holding n stones of one colour and none of the other, n = 0..=5.
 /// A window with k stones never reaches evaluation (the game is over).

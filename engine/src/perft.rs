@@ -13,7 +13,8 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::bitboard::Bitboard;
-use crate::board::{Board, Outcome};
+use crate::board::Board;
+use crate::outcome::Outcome;
 use crate::geometry::Cell;
 
 /// A perft node count.

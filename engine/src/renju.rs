@@ -22,7 +22,7 @@
 use arrayvec::ArrayVec;
 
 use crate::bitboard::{Bitboard, Bits256};
-use crate::board::Color;
+use crate::color::Color;
 use crate::geometry::{Cell, Direction};
 use crate::pattern::Pattern;
 use crate::pattern::keys::LineKeys;

@@ -19,7 +19,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::bitboard::Bitboard;
-use crate::board::Color;
+use crate::color::Color;
 use crate::geometry::{Cell, Direction};
 
 /// The rule deciding which lines win.
@@ -267,7 +267,7 @@ impl FromStr for Rule {
 mod tests {
     use super::*;
     use crate::bitboard::Bits256;
-    use crate::board::Color;
+    use crate::color::Color;
 
     fn row(xs: &[usize], y: usize) -> Bits256 {
         let g = Bits256::GEOMETRY;

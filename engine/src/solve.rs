@@ -23,10 +23,12 @@
 use std::fmt;
 
 use crate::bitboard::Bitboard;
-use crate::board::{Board, Color};
+use crate::board::Board;
+use crate::color::Color;
 use crate::geometry::Cell;
-use crate::search::score::Score;
-use crate::search::{SearchLimits, SearchResult, Searcher};
+use crate::score::Score;
+use crate::search::{SearchLimits, Searcher};
+use crate::report::SearchResult;
 use crate::tt::TranspositionTable;
 
 /// The most lines any small board has (5×5: 12).

@@ -38,7 +38,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::geometry::Cell;
-use crate::search::score::{MATE_BOUND, Score};
+use crate::score::{MATE_BOUND, Score};
 
 /// Bytes per bucket (one cache line).
 pub const BUCKET_BYTES: usize = 64;
@@ -386,7 +386,7 @@ pub fn score_from_tt(score: Score, ply: usize) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::score::{WIN, loss_in, win_in};
+    use crate::score::{WIN, loss_in, win_in};
 
     fn entry(score: Score, mv: Option<u8>, depth: u8, bound: Bound) -> TtEntry {
         TtEntry { score, best_move: mv.map(Cell::from_index), depth, bound }

@@ -3,7 +3,7 @@
 //! A position's hash is the XOR of the keys of its stones; the side to move follows from the
 //! stone counts, so it needs no key of its own (but for a search's pass, see [`PASS`]).
 
-use crate::board::Color;
+use crate::color::Color;
 use crate::geometry::Cell;
 use crate::rng::SplitMix64;
 

@@ -5,7 +5,9 @@ use std::fmt;
 
 use mnk_engine::BoardSize;
 use mnk_engine::bitboard::{Bitboard, Bits256};
-use mnk_engine::board::{Board, Color, IllegalMove, Outcome};
+use mnk_engine::board::{Board, IllegalMove};
+use mnk_engine::outcome::Outcome;
+use mnk_engine::color::Color;
 use mnk_engine::rules::Rule;
 
 use crate::command::Point;

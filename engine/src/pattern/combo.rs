@@ -33,7 +33,7 @@
 use super::Pattern;
 use super::keys::{Role, potential_shift};
 use super::table::PatternPair;
-use crate::board::Color;
+use crate::color::Color;
 use crate::rules::Rule;
 
 /// The combination classes, strongest first.

@@ -22,7 +22,7 @@ use super::table::{
     stone_weight,
 };
 use crate::bitboard::{Bitboard, Bits256};
-use crate::board::Color;
+use crate::color::Color;
 use crate::geometry::{Cell, Direction};
 use crate::rules::Rule;
 

@@ -39,7 +39,7 @@ pub use super::classify::{
     SIDE_OFFSET, slot, swap_colours,
 };
 use super::combo::ComboTable;
-use crate::board::Color;
+use crate::color::Color;
 use crate::rules::Rule;
 
 /// What a stone (of code 1 or 2) `distance` cells (1..=5) from the middle on the left (or

@@ -10,8 +10,9 @@
 //! the difference, more for deeper searches and less as the entry nears its limit.
 
 use crate::bitboard::Bitboard;
-use crate::board::{Board, Color};
-use crate::search::score::Score;
+use crate::board::Board;
+use crate::color::Color;
+use crate::score::Score;
 
 /// Entries per side to move: the last move's cell index × 256 + the one before's (255 for
 /// none).

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::geometry::Cell;
-use crate::search::score::Score;
+use crate::score::Score;
 
 /// How often (in nodes) the clock and the stop flag are read: often enough that even a slow
 /// node rate reacts within a millisecond or so.

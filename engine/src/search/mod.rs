@@ -21,7 +21,7 @@
 //!                evaluation missed in the correction history
 //! ```
 //!
-//! Scores are from the side to move; see [`score`]. On the small boards the TT key is the
+//! Scores are from the side to move; see [`crate::score`]. On the small boards the TT key is the
 //! symmetry-canonical hash, so the 8 images of a position share an entry; a search of depth ≥
 //! the number of empty cells is exact there, and such results are stored as proven.
 //!
@@ -33,8 +33,6 @@
 //! parallel search in `parallel`.
 
 pub mod limits;
-pub mod report;
-pub mod score;
 
 mod correction;
 mod ordering;
@@ -50,7 +48,8 @@ use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 use arrayvec::ArrayVec;
 
 use crate::bitboard::Bitboard;
-use crate::board::{Board, Outcome};
+use crate::board::Board;
+use crate::outcome::Outcome;
 use crate::eval;
 use crate::geometry::{Cell, Symmetry};
 use crate::movegen;
@@ -64,7 +63,7 @@ pub use pruning::{
     RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SE_MARGIN, SE_MIN_DEPTH,
     SE_TT_DEPTH_SLACK,
 };
-pub use report::{PvLine, SearchInfo, SearchResult};
+pub use crate::report::{PvLine, SearchInfo, SearchResult};
 pub use root::{
     DEFENCE_DEEPER_MOVES, DEFENCE_VCT_MAX_NODES, DEFENCE_VCT_NODES, ROOT_VCF_FOURS, ROOT_VCF_NODES,
     ROOT_VCT_NODES, THREAT_TIME_FRACTION, VCT_THREATS, VERIFY_MIN_DEPTH, VERIFY_TIME_FRACTION,
@@ -76,7 +75,7 @@ use limits::{Stability, StopCheck};
 use ordering::{MovePicker, Ordering};
 use pruning::{internal_reduction, lmr_reduction, singular_beta};
 use root::BestMoveChecks;
-use score::{INFINITY, MATE_BOUND, MAX_EVAL, MAX_PLY, Score, is_decisive, loss_in, win_in};
+use crate::score::{self, INFINITY, MATE_BOUND, MAX_EVAL, MAX_PLY, Score, is_decisive, loss_in, win_in};
 use symmetry::SymmetricHash;
 use threats::{ThreatSearch, Threats};
 
@@ -471,7 +470,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             seldepth: self.seldepth as u32,
             score,
             nodes,
-            nps: report::nodes_per_second(nodes, time),
+            nps: crate::report::nodes_per_second(nodes, time),
             time,
             pv: pv.to_vec(),
             line,

@@ -4,11 +4,12 @@
 use arrayvec::ArrayVec;
 
 use crate::bitboard::Bitboard;
-use crate::board::{Board, Color};
+use crate::board::Board;
+use crate::color::Color;
 use crate::eval::WINDOW_WEIGHT;
 use crate::geometry::Cell;
 use crate::pattern::keys::LineState;
-use crate::search::score::MAX_PLY;
+use crate::score::MAX_PLY;
 use crate::search::threats::threat_value;
 
 /// History counts are scaled; the static priority breaks history ties.

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
-use super::score::{MAX_PLY, is_decisive};
+use crate::score::{MAX_PLY, is_decisive};
 use super::{PvLine, SearchInfo, SearchLimits, SearchResult, Searcher};
 use crate::bitboard::Bitboard;
 

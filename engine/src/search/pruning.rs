@@ -6,9 +6,9 @@
 use std::sync::LazyLock;
 
 use super::Searcher;
-use super::score::{Score, is_decisive};
+use crate::score::{Score, is_decisive};
 use crate::bitboard::Bitboard;
-use crate::board::Color;
+use crate::color::Color;
 use crate::geometry::Cell;
 use crate::pattern::keys::{LineState, ThreatKind};
 use crate::tt::{Bound, TtEntry, score_from_tt};
@@ -172,7 +172,7 @@ mod tests {
     use crate::eval;
     use crate::rules::Rule;
     use crate::search::SearchLimits;
-    use crate::search::score::{INFINITY, win_in};
+    use crate::score::{INFINITY, win_in};
     use crate::tt::{TranspositionTable, score_to_tt};
 
     /// The singular-extension test needs depth, a lower bound or exact score from a search

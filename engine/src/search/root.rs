@@ -5,11 +5,11 @@
 
 use std::time::{Duration, Instant};
 
-use super::score::{Score, is_decisive, win_in};
+use crate::score::{Score, is_decisive, win_in};
 use super::threats::{self, Threats};
 use super::{PvLine, SearchInfo, SearchResult, Searcher};
 use crate::bitboard::Bitboard;
-use crate::board::Outcome;
+use crate::outcome::Outcome;
 use crate::geometry::Cell;
 use crate::movegen;
 use crate::pattern::Pattern;

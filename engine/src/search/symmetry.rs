@@ -3,7 +3,8 @@
 //! transposition-table entry (the smallest of the 8 hashes).
 
 use crate::bitboard::Bitboard;
-use crate::board::{Board, Color};
+use crate::board::Board;
+use crate::color::Color;
 use crate::geometry::{Cell, Symmetry};
 use crate::zobrist;
 

@@ -11,7 +11,9 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
 use crate::bitboard::Bitboard;
-use crate::board::{Board, Color, Outcome};
+use crate::board::Board;
+use crate::outcome::Outcome;
+use crate::color::Color;
 use crate::geometry::Cell;
 use crate::pattern::Pattern;
 use crate::pattern::keys::{LineState, PATTERN_POTENTIAL, Role, ThreatKind};
@@ -709,7 +711,7 @@ impl ThreatSearch {
 mod tests {
     use super::*;
     use crate::bitboard::Bits256;
-    use crate::board::Color;
+    use crate::color::Color;
     use crate::rules::Rule;
 
     /// The direct definition of [`threat_value`], counting over the patterns.

@@ -14,7 +14,7 @@
 use std::io::Write;
 
 use mnk_engine::bench;
-use mnk_engine::search::report::nodes_per_second;
+use mnk_engine::report::nodes_per_second;
 
 use super::CliError;
 use super::args::Options;

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 
 use mnk_engine::BoardSize;
-use mnk_engine::board::Color;
+use mnk_engine::color::Color;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
 

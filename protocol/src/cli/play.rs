@@ -11,11 +11,12 @@ use std::time::Duration;
 
 use mnk_engine::BoardSize;
 use mnk_engine::bitboard::Bitboard;
-use mnk_engine::board::{Color, Outcome};
+use mnk_engine::outcome::Outcome;
+use mnk_engine::color::Color;
 use mnk_engine::notation::format_pos;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
-use mnk_engine::search::score::format_score;
+use mnk_engine::score::format_score;
 use mnk_engine::search::{SearchLimits, search};
 use mnk_engine::tt::TranspositionTable;
 

@@ -9,9 +9,10 @@
 use std::io::Write;
 
 use mnk_engine::bitboard::Bitboard;
-use mnk_engine::board::{Board, Outcome};
+use mnk_engine::board::Board;
+use mnk_engine::outcome::Outcome;
 use mnk_engine::rules::Rule;
-use mnk_engine::search::report::nodes_per_second;
+use mnk_engine::report::nodes_per_second;
 use mnk_engine::solve::{GameValue, solve_with};
 use mnk_engine::tt::TranspositionTable;
 use mnk_engine::{BoardSize, with_board_size};

@@ -20,10 +20,12 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use mnk_engine::BoardSize;
-use mnk_engine::board::{Color, IllegalMove, Outcome};
+use mnk_engine::board::IllegalMove;
+use mnk_engine::outcome::Outcome;
+use mnk_engine::color::Color;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
-use mnk_engine::search::score::Score;
+use mnk_engine::score::Score;
 use mnk_engine::search::{self, SearchLimits};
 use mnk_engine::tt::TranspositionTable;
 
@@ -483,7 +485,7 @@ pub fn to_psq(record: &GameRecord, size: BoardSize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mnk_engine::search::score::is_decisive;
+    use mnk_engine::score::is_decisive;
 
     #[test]
     fn answers_are_moves_refusals_or_noise() {

@@ -10,8 +10,9 @@ use mnk_engine::perft::{NodeCount, perft_until};
 
 use mnk_engine::bitboard::Bitboard;
 use mnk_engine::geometry::Cell;
-use mnk_engine::search::score::format_score;
-use mnk_engine::search::{PvLine, SearchInfo, SearchLimits, SearchResult, Searcher};
+use mnk_engine::score::format_score;
+use mnk_engine::search::{SearchLimits, Searcher};
+use mnk_engine::report::{PvLine, SearchInfo, SearchResult};
 use mnk_engine::tt::TranspositionTable;
 use mnk_engine::{BoardSize, classroom};
 

@@ -12,10 +12,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use mnk_engine::bitboard::Bitboard;
-use mnk_engine::board::{Color, Outcome};
+use mnk_engine::outcome::Outcome;
+use mnk_engine::color::Color;
 use mnk_engine::pattern::table::PatternTable;
 use mnk_engine::rules::Rule;
-use mnk_engine::search::score::format_score;
+use mnk_engine::score::format_score;
 use mnk_engine::search::{MAX_THREADS, SearchLimits};
 use mnk_engine::solve::solve;
 use mnk_engine::tt::TranspositionTable;

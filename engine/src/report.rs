@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::geometry::Cell;
-use crate::search::score::Score;
+use crate::score::Score;
 
 /// Progress after each completed iteration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,7 +13,7 @@ pub struct SearchInfo {
     pub depth: u32,
     /// Deepest ply reached.
     pub seldepth: u32,
-    /// Score for the side to move (see [`crate::search::score`]).
+    /// Score for the side to move (see [`crate::score`]).
     pub score: Score,
     /// Nodes searched so far.
     pub nodes: u64,
