@@ -5,11 +5,11 @@
 
 mod reference;
 
-use mnk_engine::bitboard::Bitboard;
-use mnk_engine::board::Board;
+use mnk_engine::game::Game;
 use mnk_engine::perft::perft_parallel;
 use mnk_engine::rules::Rule;
-use mnk_engine::{BoardSize, with_board_size};
+use mnk_engine::size::BoardSize;
+use mnk_engine::with_game;
 use reference::{NaiveBoard, NaiveRule};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/perft.txt");
@@ -63,12 +63,12 @@ fn naive_rule(rule: Rule) -> NaiveRule {
 
 /// The engine's count of `case`, and the reference's where it is small.
 fn check(case: &Case) {
-    with_board_size!(case.size, B => {
-        let board = Board::<B>::from_notation(case.rule, &case.moves)
-            .unwrap_or_else(|e| panic!("{case:?}: {e}"));
-        assert_eq!(perft_parallel(&board, case.depth, THREADS), case.count, "engine: {case:?}");
+    let game = Game::from_notation(case.size, case.rule, &case.moves)
+        .unwrap_or_else(|e| panic!("{case:?}: {e}"));
+    with_game!(&game, board => {
+        assert_eq!(perft_parallel(board, case.depth, THREADS), case.count, "engine: {case:?}");
         if case.count <= NAIVE_MAX {
-            let g = B::GEOMETRY;
+            let g = board.geometry();
             let mut naive = NaiveBoard::new(g.side(), g.k(), naive_rule(case.rule));
             for &cell in board.history() {
                 let (x, y) = g.xy(cell);

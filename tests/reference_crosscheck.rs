@@ -3,13 +3,14 @@
 
 mod reference;
 
-use mnk_engine::bitboard::{Bitboard, Bits256};
+use mnk_engine::bitboard::{Bits16, Bits32, Bits256};
 use mnk_engine::board::Board;
-use mnk_engine::outcome::Outcome;
 use mnk_engine::color::Color;
+use mnk_engine::outcome::Outcome;
 use mnk_engine::perft::perft;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
+use mnk_engine::size::Size;
 use reference::{NaiveBoard, NaiveOutcome, NaiveRule};
 
 fn naive_rule(rule: Rule) -> NaiveRule {
@@ -31,7 +32,7 @@ fn naive_outcome(outcome: Outcome) -> NaiveOutcome {
     }
 }
 
-fn assert_same<B: Bitboard>(board: &Board<B>, naive: &NaiveBoard) {
+fn assert_same<B: Size>(board: &Board<B>, naive: &NaiveBoard) {
     let g = B::GEOMETRY;
     assert!(board.is_consistent());
     assert_eq!(naive_outcome(board.outcome()), naive.outcome, "outcome after {:?}", naive.moves);
@@ -46,7 +47,7 @@ fn assert_same<B: Bitboard>(board: &Board<B>, naive: &NaiveBoard) {
 /// Plays a random game on both boards, comparing after every move, and returns the positions
 /// seen (as move lists). On 15×15, moves stay inside a `window`×`window` square so lines and
 /// overlines happen often.
-fn random_game<B: Bitboard>(
+fn random_game<B: Size>(
     rng: &mut SplitMix64,
     rule: Rule,
     window: usize,
@@ -98,7 +99,7 @@ fn random_game<B: Bitboard>(
     seen
 }
 
-fn boards_agree_on_random_games<B: Bitboard>(games: usize, window: usize) -> usize {
+fn boards_agree_on_random_games<B: Size>(games: usize, window: usize) -> usize {
     let mut rng = SplitMix64::new(0xC0FFEE ^ B::GEOMETRY.side() as u64);
     let mut positions = 0;
     for rule in Rule::ALL {
@@ -111,8 +112,8 @@ fn boards_agree_on_random_games<B: Bitboard>(games: usize, window: usize) -> usi
 
 #[test]
 fn reference_and_bitboard_boards_agree_on_thousands_of_positions() {
-    let mut positions = boards_agree_on_random_games::<u16>(300, 3);
-    positions += boards_agree_on_random_games::<u32>(200, 5);
+    let mut positions = boards_agree_on_random_games::<Bits16>(300, 3);
+    positions += boards_agree_on_random_games::<Bits32>(200, 5);
     positions += boards_agree_on_random_games::<Bits256>(40, 7);
     positions += boards_agree_on_random_games::<Bits256>(10, 15);
     assert!(positions > 5_000, "only {positions} positions compared");
@@ -120,7 +121,7 @@ fn reference_and_bitboard_boards_agree_on_thousands_of_positions() {
 
 /// Perft of the engine and of the naive board on `count` random positions of `B`, where the
 /// position after a random prefix of a random game has at most `max_empty` empty cells in play.
-fn perft_agrees<B: Bitboard>(rule: Rule, seed: u64, count: usize, window: usize, depth: u32) {
+fn perft_agrees<B: Size>(rule: Rule, seed: u64, count: usize, window: usize, depth: u32) {
     let g = B::GEOMETRY;
     let mut rng = SplitMix64::new(seed);
     let mut checked = 0;
@@ -144,8 +145,8 @@ fn perft_agrees<B: Bitboard>(rule: Rule, seed: u64, count: usize, window: usize,
 #[test]
 fn perft_agrees_with_the_reference_on_small_boards() {
     for rule in Rule::ALL {
-        perft_agrees::<u16>(rule, 1, 200, 3, 4);
-        perft_agrees::<u32>(rule, 2, 60, 5, 3);
+        perft_agrees::<Bits16>(rule, 1, 200, 3, 4);
+        perft_agrees::<Bits32>(rule, 2, 60, 5, 3);
     }
 }
 

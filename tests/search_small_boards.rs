@@ -5,14 +5,15 @@ mod reference;
 
 use std::time::Duration;
 
-use mnk_engine::bitboard::Bitboard;
+use mnk_engine::bitboard::{Bitboard, Bits16, Bits32};
 use mnk_engine::board::Board;
-use mnk_engine::outcome::Outcome;
 use mnk_engine::color::Color;
 use mnk_engine::geometry::Cell;
+use mnk_engine::outcome::Outcome;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
 use mnk_engine::search::{SearchLimits, Searcher, search};
+use mnk_engine::size::Size;
 use mnk_engine::solve::{GameValue, solve, solve_with};
 use mnk_engine::tt::TranspositionTable;
 use reference::{NaiveBoard, NaiveOutcome, NaiveRule, WIN};
@@ -20,7 +21,7 @@ use reference::{NaiveBoard, NaiveOutcome, NaiveRule, WIN};
 /// The per-move budget the engine must be unbeatable with.
 const MOVE_TIME: Duration = Duration::from_millis(10);
 
-fn naive_of<B: Bitboard>(moves: &[(usize, usize)]) -> NaiveBoard {
+fn naive_of<B: Size>(moves: &[(usize, usize)]) -> NaiveBoard {
     let g = B::GEOMETRY;
     let mut naive = NaiveBoard::new(g.side(), g.k(), NaiveRule::Freestyle);
     for &(x, y) in moves {
@@ -45,7 +46,7 @@ fn exact_score_of_move(naive: &mut NaiveBoard, x: usize, y: usize) -> i32 {
     score
 }
 
-fn engine_move<B: Bitboard>(
+fn engine_move<B: Size>(
     board: &Board<B>,
     tt: &mut TranspositionTable,
     limits: &SearchLimits,
@@ -64,8 +65,8 @@ fn tic_tac_toe_every_reachable_position_gets_the_exact_score_and_an_optimal_move
     let mut plain_tt = TranspositionTable::with_bytes(1 << 20);
     let mut ongoing = 0;
     for moves in &positions {
-        let board = Board::<u16>::from_points(Rule::Freestyle, moves).unwrap();
-        let mut naive = naive_of::<u16>(moves);
+        let board = Board::<Bits16>::from_points(Rule::Freestyle, moves).unwrap();
+        let mut naive = naive_of::<Bits16>(moves);
         let solution = solve(&board, &mut tt);
         let plain = solve_with(&board, &mut plain_tt, false);
         assert_eq!(plain.score(), solution.score(), "without pairing after {moves:?}");
@@ -78,7 +79,7 @@ fn tic_tac_toe_every_reachable_position_gets_the_exact_score_and_an_optimal_move
         assert_eq!(solution.score(), expected, "score after {moves:?}");
         // The move keeps the value (and the distance): the child's exact score mirrors it.
         let best = solution.best().expect("a move");
-        let (x, y) = u16::GEOMETRY.xy(best);
+        let (x, y) = Bits16::GEOMETRY.xy(best);
         let after = exact_score_of_move(&mut naive, x, y);
         assert_eq!(after, expected, "move {x},{y} after {moves:?}");
     }
@@ -91,8 +92,8 @@ fn tic_tac_toe_multi_pv_lines_are_distinct_moves_with_exact_scores() {
     let mut tt = TranspositionTable::with_bytes(1 << 20);
     let mut several_lines = 0;
     for moves in &positions {
-        let board = Board::<u16>::from_points(Rule::Freestyle, moves).unwrap();
-        let mut naive = naive_of::<u16>(moves);
+        let board = Board::<Bits16>::from_points(Rule::Freestyle, moves).unwrap();
+        let mut naive = naive_of::<Bits16>(moves);
         if naive.outcome != NaiveOutcome::Ongoing {
             continue;
         }
@@ -114,7 +115,7 @@ fn tic_tac_toe_multi_pv_lines_are_distinct_moves_with_exact_scores() {
             seen.push(root);
             assert!(index == 0 || line.score <= lines[index - 1].score, "order after {moves:?}");
             // Each line's score is the exact value of its move.
-            let (x, y) = u16::GEOMETRY.xy(root);
+            let (x, y) = Bits16::GEOMETRY.xy(root);
             let expected = exact_score_of_move(&mut naive, x, y);
             assert_eq!(line.score, expected, "line {} ({x},{y}) after {moves:?}", index + 1);
         }
@@ -133,13 +134,13 @@ fn tic_tac_toe_multi_pv_lines_are_distinct_moves_with_exact_scores() {
 fn small_board_values_from_the_empty_board_are_draws() {
     let mut tt = TranspositionTable::with_bytes(1 << 20);
     for rule in Rule::ALL {
-        assert_eq!(solve(&Board::<u16>::new(rule), &mut tt).value(), GameValue::Draw);
-        assert_eq!(solve(&Board::<u32>::new(rule), &mut tt).value(), GameValue::Draw);
+        assert_eq!(solve(&Board::<Bits16>::new(rule), &mut tt).value(), GameValue::Draw);
+        assert_eq!(solve(&Board::<Bits32>::new(rule), &mut tt).value(), GameValue::Draw);
     }
 }
 
 /// Plays every possible opponent sequence against the engine; returns (games, engine wins).
-fn adversary<B: Bitboard>(
+fn adversary<B: Size>(
     board: &mut Board<B>,
     engine: Color,
     tt: &mut TranspositionTable,
@@ -175,7 +176,7 @@ fn adversary<B: Bitboard>(
 fn tic_tac_toe_engine_never_loses_against_any_sequence_of_replies() {
     let mut tt = TranspositionTable::with_bytes(1 << 20);
     for engine in [Color::Black, Color::White] {
-        let mut board = Board::<u16>::new(Rule::Freestyle);
+        let mut board = Board::<Bits16>::new(Rule::Freestyle);
         let (games, wins) = adversary(&mut board, engine, &mut tt);
         assert!(games > 50 && wins > 0, "{engine:?}: {games} games, {wins} wins");
     }
@@ -190,18 +191,18 @@ fn five_by_five_solver_matches_plain_alpha_beta_on_random_late_positions() {
     while checked < 150 {
         // A random game prefix of 15 to 17 stones (8 to 10 empty cells).
         let stones = 15 + rng.below(3);
-        let mut board = Board::<u32>::new(Rule::Freestyle);
+        let mut board = Board::<Bits32>::new(Rule::Freestyle);
         let mut moves = Vec::new();
         while moves.len() < stones && !board.outcome().is_decided() {
             let legal: Vec<Cell> = board.legal_moves().iter().collect();
             let cell = legal[rng.below(legal.len())];
             board.play(cell);
-            moves.push(u32::GEOMETRY.xy(cell));
+            moves.push(Bits32::GEOMETRY.xy(cell));
         }
         if board.outcome().is_decided() {
             continue;
         }
-        let expected = naive_of::<u32>(&moves).exact_score();
+        let expected = naive_of::<Bits32>(&moves).exact_score();
         let solution = solve(&board, &mut tt);
         assert_eq!(solution.score(), expected, "after {moves:?}");
         let plain = solve_with(&board, &mut tt, false);
@@ -232,7 +233,7 @@ fn five_by_five_game(
     opponent: Opponent,
     tt: &mut TranspositionTable,
 ) -> Outcome {
-    let mut board = Board::<u32>::new(Rule::Freestyle);
+    let mut board = Board::<Bits32>::new(Rule::Freestyle);
     let mut oracle = TranspositionTable::with_bytes(1 << 20);
     let mut had_win = false;
     let engine_limits = SearchLimits { time: Some(MOVE_TIME), ..SearchLimits::default() };
@@ -287,7 +288,7 @@ fn five_by_five_engine_never_loses_and_converts_every_won_position() {
 
 #[test]
 fn search_with_a_node_limit_is_deterministic() {
-    let board = Board::<u32>::from_notation(Rule::Freestyle, "c3b2").unwrap();
+    let board = Board::<Bits32>::from_notation(Rule::Freestyle, "c3b2").unwrap();
     let run = || {
         let mut tt = TranspositionTable::with_bytes(1 << 20);
         let limits = SearchLimits { nodes: Some(3_000), ..SearchLimits::default() };

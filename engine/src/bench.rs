@@ -6,12 +6,13 @@
 
 use std::time::{Duration, Instant};
 
-use crate::BoardSize;
 use crate::board::Board;
+use crate::game::Game;
 use crate::rules::Rule;
 use crate::search::{SearchLimits, search};
+use crate::size::BoardSize;
 use crate::tt::TranspositionTable;
-use crate::with_board_size;
+use crate::with_game;
 
 /// Transposition-table size of each bench search.
 pub const BENCH_HASH_BYTES: usize = 16 << 20;
@@ -100,14 +101,12 @@ pub fn run(on_line: &mut dyn FnMut(&BenchLine)) -> Vec<BenchLine> {
         .iter()
         .map(|&position| {
             let start = Instant::now();
-            let nodes = with_board_size!(position.size, B => {
-                let board = Board::<B>::from_notation(position.rule, position.moves)
-                    .expect("bench positions are legal");
-                let mut tt = TranspositionTable::with_bytes(BENCH_HASH_BYTES);
-                let limits = SearchLimits { depth: Some(position.depth), ..SearchLimits::default() };
-                let result = search(&board, &mut tt, limits, &mut |_| {});
-                result.nodes + result.vcf_nodes
-            });
+            let game = Game::from_notation(position.size, position.rule, position.moves)
+                .expect("bench positions are legal");
+            let mut tt = TranspositionTable::with_bytes(BENCH_HASH_BYTES);
+            let limits = SearchLimits { depth: Some(position.depth), ..SearchLimits::default() };
+            let result = with_game!(&game, board => search(board, &mut tt, limits, &mut |_| {}));
+            let nodes = result.nodes + result.vcf_nodes;
             let line = BenchLine { position, nodes, time: start.elapsed() };
             on_line(&line);
             line

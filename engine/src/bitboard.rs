@@ -1,29 +1,29 @@
 //! Bitboards: one set-of-cells vocabulary, three storage types.
 //!
-//! | board | type      | bits used | stride |
-//! |-------|-----------|-----------|--------|
-//! | 3×3   | `u16`     | 12 of 16  | 4      |
-//! | 5×5   | `u32`     | 30 of 32  | 6      |
-//! | 15×15 | [`Bits256`] | 240 of 256 | 16  |
+//! | board | type        | bits used  | stride |
+//! |-------|-------------|------------|--------|
+//! | 3×3   | [`Bits16`]  | 12 of 16   | 4      |
+//! | 5×5   | [`Bits32`]  | 30 of 32   | 6      |
+//! | 15×15 | [`Bits256`] | 240 of 256 | 16     |
 //!
 //! Every row is stored with one extra *guard column* on its right: cell (x, y) is bit
 //! `y * (side + 1) + x`. **Invariant: guard bits and the bits past the last row are always
-//! zero** in every bitboard that describes cells (stones, masks, move sets). Because of the
-//! guard column, shifting a set by one step in any of the four line directions never wraps a
-//! stone onto the opposite edge — it lands on a guard bit instead — so a k-in-a-row test is
-//! the same shift-and in all directions with no edge masks. `docs/bitboards.md` draws the
-//! layouts.
+//! zero** in every bitboard that describes cells (stones, masks, move sets): the operators
+//! keep it (`!a` is the complement within the board, `a - b` the cells of `a` not in `b`).
+//! Because of the guard column, shifting a set by one step in any of the four line
+//! directions never wraps a stone onto the opposite edge — it lands on a guard bit instead —
+//! so a k-in-a-row test is the same shift-and in all directions with no edge masks.
+//! `docs/bitboards.md` draws the layouts.
 //!
-//! The storage type fixes the board: `u16` *is* 3×3, `u32` *is* 5×5 and [`Bits256`] *is*
-//! 15×15, so board code is generic over one type parameter `B: Bitboard`.
+//! A bitboard type is the set vocabulary of one board and knows only that board's geometry;
+//! what else a board size brings (the line state its boards keep, its win-line table) is in
+//! [`crate::size`].
 
 use std::fmt;
 use std::hash::Hash;
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign};
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
 
 use crate::geometry::{Cell, Direction, Geometry};
-use crate::lines::LineTable;
-use crate::pattern::keys::{LineState, NoLines};
 
 mod bits256;
 
@@ -31,19 +31,22 @@ pub use bits256::Bits256;
 
 /// A set of cells of one board size, stored in the guard-column layout.
 ///
-/// Implemented by `u16` (3×3), `u32` (5×5) and [`Bits256`] (15×15).
+/// Implemented by [`Bits16`] (3×3), [`Bits32`] (5×5) and [`Bits256`] (15×15).
 ///
 /// ```
-/// use mnk_engine::bitboard::Bitboard;
+/// use mnk_engine::bitboard::{Bitboard, Bits32};
 /// use mnk_engine::geometry::Direction;
 ///
-/// let g = <u32 as Bitboard>::GEOMETRY; // 5×5
-/// let centre = u32::from_cell(g.cell(2, 2).unwrap());
+/// let g = Bits32::GEOMETRY; // 5×5
+/// let centre = Bits32::from_cell(g.cell(2, 2).unwrap());
 /// let east = centre.shift(Direction::East, 1);
 /// assert!(east.contains(g.cell(3, 2).unwrap()));
 /// // Two steps east of the last column fall off the board instead of wrapping.
-/// let edge = u32::from_cell(g.cell(4, 2).unwrap());
+/// let edge = Bits32::from_cell(g.cell(4, 2).unwrap());
 /// assert!(edge.shift(Direction::East, 1).is_empty());
+/// // The operators stay on the board.
+/// assert_eq!(!Bits32::EMPTY, Bits32::FULL);
+/// assert_eq!((Bits32::FULL - centre).count(), 24);
 /// ```
 pub trait Bitboard:
     Copy
@@ -51,6 +54,7 @@ pub trait Bitboard:
     + Hash
     + Default
     + fmt::Debug
+    + fmt::Display
     + Send
     + Sync
     + 'static
@@ -60,6 +64,8 @@ pub trait Bitboard:
     + BitAndAssign
     + BitOrAssign
     + BitXorAssign
+    + Sub<Output = Self>
+    + Not<Output = Self>
 {
     /// Board side, win length and stride of this storage type.
     const GEOMETRY: Geometry;
@@ -69,9 +75,6 @@ pub trait Bitboard:
     const FULL: Self;
     /// Number of storage bits (16, 32 or 256).
     const STORAGE_BITS: u32;
-    /// The incremental line state boards of this size keep (line keys on 15×15, nothing on
-    /// the small boards).
-    type Lines: LineState<Self>;
 
     /// The set holding only `cell`. `cell` must be a valid index for this size.
     fn from_cell(cell: Cell) -> Self;
@@ -89,23 +92,10 @@ pub trait Bitboard:
     fn lowest(self) -> Option<Cell>;
     /// Removes and returns the cell with the lowest index.
     fn pop_lowest(&mut self) -> Option<Cell>;
-    /// The generated win-line table of this board size.
-    fn line_table() -> &'static LineTable<Self>;
-
-    /// The cells of the board not in the set.
-    #[inline]
-    fn complement(self) -> Self {
-        Self::FULL ^ self
-    }
-
-    /// The cells of `self` that are not in `other`.
-    #[inline]
-    fn without(self, other: Self) -> Self {
-        self & other.complement()
-    }
 
     /// `self` with `cell` added.
     #[inline]
+    #[must_use]
     fn with(self, cell: Cell) -> Self {
         self | Self::from_cell(cell)
     }
@@ -114,6 +104,7 @@ pub trait Bitboard:
     /// board are dropped. Each step is masked on its own, because a longer jump could carry a
     /// stone across the guard column onto the next row.
     #[inline]
+    #[must_use]
     fn shift(self, dir: Direction, steps: i32) -> Self {
         let offset = dir.bit_offset(Self::GEOMETRY.stride());
         let mut set = self;
@@ -130,13 +121,14 @@ pub trait Bitboard:
     }
 
     /// Builds a set from a picture: one text row per board row, `x` or `X` for a member,
-    /// `.` for a non-member; spaces are ignored. Returns `None` on a malformed picture.
+    /// `.` for a non-member; spaces are ignored. Returns `None` on a malformed picture (the
+    /// inverse of `Display`; for a picture written in the source, see the types' `literal`).
     ///
     /// ```
-    /// use mnk_engine::bitboard::Bitboard;
-    /// let diagonal = u16::from_picture("x . .\n. x .\n. . x").unwrap();
+    /// use mnk_engine::bitboard::{Bitboard, Bits16};
+    /// let diagonal = Bits16::from_picture("x . .\n. x .\n. . x").unwrap();
     /// assert_eq!(diagonal.count(), 3);
-    /// assert_eq!(diagonal.picture(), "x . .\n. x .\n. . x\n");
+    /// assert_eq!(diagonal.to_string(), "x . .\n. x .\n. . x\n");
     /// ```
     fn from_picture(picture: &str) -> Option<Self> {
         let geometry = Self::GEOMETRY;
@@ -159,23 +151,6 @@ pub trait Bitboard:
             }
         }
         Some(set)
-    }
-
-    /// The set drawn as a picture (the inverse of [`Bitboard::from_picture`]).
-    fn picture(self) -> String {
-        let geometry = Self::GEOMETRY;
-        let mut out = String::new();
-        for y in 0..geometry.side() {
-            for x in 0..geometry.side() {
-                if x > 0 {
-                    out.push(' ');
-                }
-                let cell = geometry.cell(x, y).expect("x and y are below the side");
-                out.push(if self.contains(cell) { 'x' } else { '.' });
-            }
-            out.push('\n');
-        }
-        out
     }
 }
 
@@ -202,15 +177,78 @@ impl<B: Bitboard> Iterator for Cells<B> {
 
 impl<B: Bitboard> ExactSizeIterator for Cells<B> {}
 
-/// Implements [`Bitboard`] for a primitive unsigned integer of the given board side.
-macro_rules! primitive_bitboard {
-    ($ty:ty, $side:expr, $k:expr) => {
-        impl Bitboard for $ty {
+/// Writes `set` as a picture, one text row per board row (`x` a member, `.` not).
+fn write_picture<B: Bitboard>(set: B, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let geometry = B::GEOMETRY;
+    for y in 0..geometry.side() {
+        for x in 0..geometry.side() {
+            if x > 0 {
+                f.write_str(" ")?;
+            }
+            let cell = geometry.cell(x, y).expect("x and y are below the side");
+            f.write_str(if set.contains(cell) { "x" } else { "." })?;
+        }
+        writeln!(f)?;
+    }
+    Ok(())
+}
+
+/// The bits of a picture written in the source (see the types' `literal`), as limbs of 64
+/// bits: evaluated at compile time, where a malformed picture fails the build.
+const fn picture_limbs(picture: &str, geometry: Geometry) -> [u64; 4] {
+    let bytes = picture.as_bytes();
+    let mut limbs = [0u64; 4];
+    let (mut x, mut y, mut i) = (0, 0, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b' ' | b'\t' | b'\r' => {}
+            b'\n' | b'/' => {
+                if x != 0 {
+                    assert!(x == geometry.side(), "a picture row has the wrong length");
+                    x = 0;
+                    y += 1;
+                }
+            }
+            mark => {
+                assert!(mark == b'x' || mark == b'X' || mark == b'.', "a picture holds x and .");
+                assert!(x < geometry.side() && y < geometry.side(), "the picture is too large");
+                if mark != b'.' {
+                    let bit = y * geometry.stride() + x;
+                    limbs[bit / 64] |= 1 << (bit % 64);
+                }
+                x += 1;
+            }
+        }
+        i += 1;
+    }
+    assert!(x == 0 || x == geometry.side(), "a picture row has the wrong length");
+    let rows = if x == 0 { y } else { y + 1 };
+    assert!(rows == geometry.side(), "a picture has one row per board row");
+    limbs
+}
+
+/// Defines a bitboard of one machine word, `$name($raw)`, for a board of side `$side` and
+/// win length `$k`.
+macro_rules! word_bitboard {
+    ($(#[$doc:meta])* $name:ident, $raw:ty, $side:expr, $k:expr) => {
+        $(#[$doc])*
+        #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
+        pub struct $name(pub $raw);
+
+        impl $name {
+            /// The set drawn by `picture`, rows separated by line breaks or `/` (`x` a member,
+            /// `.` not), built at compile time in a `const`.
+            pub const fn literal(picture: &str) -> $name {
+                $name(picture_limbs(picture, <$name as Bitboard>::GEOMETRY)[0] as $raw)
+            }
+        }
+
+        impl Bitboard for $name {
             const GEOMETRY: Geometry = Geometry::new($side, $k);
-            const EMPTY: Self = 0;
+            const EMPTY: Self = $name(0);
             const FULL: Self = {
                 let g = Self::GEOMETRY;
-                let mut full: $ty = 0;
+                let mut full: $raw = 0;
                 let mut y = 0;
                 while y < g.side() {
                     let mut x = 0;
@@ -220,60 +258,115 @@ macro_rules! primitive_bitboard {
                     }
                     y += 1;
                 }
-                full
+                $name(full)
             };
-            const STORAGE_BITS: u32 = <$ty>::BITS;
-            type Lines = NoLines;
+            const STORAGE_BITS: u32 = <$raw>::BITS;
 
             #[inline]
             fn from_cell(cell: Cell) -> Self {
-                1 << cell.index()
+                $name(1 << cell.index())
             }
             #[inline]
             fn count(self) -> u32 {
-                self.count_ones()
+                self.0.count_ones()
             }
             #[inline]
             fn is_empty(self) -> bool {
-                self == 0
+                self.0 == 0
             }
             #[inline]
             fn contains(self, cell: Cell) -> bool {
-                (self >> cell.index()) & 1 != 0
+                (self.0 >> cell.index()) & 1 != 0
             }
             #[inline]
             fn shl(self, n: u32) -> Self {
-                self << n
+                $name(self.0 << n)
             }
             #[inline]
             fn shr(self, n: u32) -> Self {
-                self >> n
+                $name(self.0 >> n)
             }
             #[inline]
             fn lowest(self) -> Option<Cell> {
-                if self == 0 { None } else { Some(Cell::from_index(self.trailing_zeros() as u8)) }
+                if self.0 == 0 {
+                    None
+                } else {
+                    Some(Cell::from_index(self.0.trailing_zeros() as u8))
+                }
             }
             #[inline]
             fn pop_lowest(&mut self) -> Option<Cell> {
                 let cell = self.lowest()?;
-                *self &= *self - 1;
+                self.0 &= self.0 - 1;
                 Some(cell)
             }
-            fn line_table() -> &'static LineTable<Self> {
-                static TABLE: std::sync::LazyLock<LineTable<$ty>> =
-                    std::sync::LazyLock::new(LineTable::generate);
-                &TABLE
+        }
+
+        word_bitboard!(@op $name, BitAnd, bitand, &, BitAndAssign, bitand_assign);
+        word_bitboard!(@op $name, BitOr, bitor, |, BitOrAssign, bitor_assign);
+        word_bitboard!(@op $name, BitXor, bitxor, ^, BitXorAssign, bitxor_assign);
+
+        impl Sub for $name {
+            type Output = $name;
+            /// The cells of `self` not in `rhs`.
+            #[inline]
+            fn sub(self, rhs: $name) -> $name {
+                $name(self.0 & !rhs.0)
+            }
+        }
+
+        impl Not for $name {
+            type Output = $name;
+            /// The cells of the board not in the set.
+            #[inline]
+            fn not(self) -> $name {
+                $name(<$name as Bitboard>::FULL.0 ^ self.0)
+            }
+        }
+
+        impl fmt::Display for $name {
+            /// The set as a picture (see [`Bitboard::from_picture`]).
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write_picture(*self, f)
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}({:#x})", stringify!($name), self.0)
+            }
+        }
+    };
+    (@op $name:ident, $trait:ident, $method:ident, $op:tt, $assign_trait:ident, $assign_method:ident) => {
+        impl $trait for $name {
+            type Output = $name;
+            #[inline(always)]
+            fn $method(self, rhs: $name) -> $name {
+                $name(self.0 $op rhs.0)
+            }
+        }
+        impl $assign_trait for $name {
+            #[inline(always)]
+            fn $assign_method(&mut self, rhs: $name) {
+                self.0 = self.0 $op rhs.0;
             }
         }
     };
 }
 
-primitive_bitboard!(u16, 3, 3);
-primitive_bitboard!(u32, 5, 5);
+word_bitboard!(
+    /// The 3×3 bitboard (tic-tac-toe): 12 bits of a `u16`, stride 4.
+    Bits16, u16, 3, 3
+);
+word_bitboard!(
+    /// The 5×5 bitboard (five in a row): 30 bits of a `u32`, stride 6.
+    Bits32, u32, 5, 5
+);
 
-const _: () = assert!(<u16 as Bitboard>::FULL == 0b0111_0111_0111);
-const _: () = assert!(<u32 as Bitboard>::FULL.count_ones() == 25);
-const _: () = assert!(<u32 as Bitboard>::FULL < 1 << 30);
+const _: () = assert!(Bits16::FULL.0 == 0b0111_0111_0111);
+const _: () = assert!(Bits32::FULL.0.count_ones() == 25);
+const _: () = assert!(Bits32::FULL.0 < 1 << 30);
+const _: () = assert!(Bits16::literal("x x x / x x x / x x x").0 == Bits16::FULL.0);
 
 #[cfg(test)]
 mod tests {
@@ -290,14 +383,16 @@ mod tests {
         assert_eq!(B::FULL.iter().collect::<Vec<_>>(), cells);
         assert_eq!(B::FULL.iter().len(), cells.len());
         assert!(B::EMPTY.is_empty());
-        assert_eq!(B::EMPTY.complement(), B::FULL);
+        assert_eq!(!B::EMPTY, B::FULL);
+        assert_eq!(!B::FULL, B::EMPTY);
         for &c in &cells {
             let one = B::from_cell(c);
             assert_eq!(one.count(), 1);
             assert!(one.contains(c));
             assert_eq!(one.lowest(), Some(c));
-            assert_eq!(B::FULL.without(one).count() as usize, cells.len() - 1);
-            assert!(!B::FULL.without(one).contains(c));
+            assert_eq!((B::FULL - one).count() as usize, cells.len() - 1);
+            assert!(!(B::FULL - one).contains(c));
+            assert_eq!(!one, B::FULL - one);
             assert_eq!(B::EMPTY.with(c), one);
         }
     }
@@ -325,38 +420,58 @@ mod tests {
                 set = set.with(c);
             }
         }
-        assert_eq!(B::from_picture(&set.picture()), Some(set));
+        assert_eq!(B::from_picture(&set.to_string()), Some(set));
         assert_eq!(B::from_picture("x"), None);
     }
 
     #[test]
-    fn small_boards_have_the_set_vocabulary() {
-        set_vocabulary_works::<u16>();
-        set_vocabulary_works::<u32>();
+    fn every_size_has_the_set_vocabulary() {
+        set_vocabulary_works::<Bits16>();
+        set_vocabulary_works::<Bits32>();
         set_vocabulary_works::<Bits256>();
     }
 
     #[test]
     fn shifts_move_cells_along_directions_without_wrapping() {
-        direction_shifts_match_coordinates::<u16>();
-        direction_shifts_match_coordinates::<u32>();
+        direction_shifts_match_coordinates::<Bits16>();
+        direction_shifts_match_coordinates::<Bits32>();
         direction_shifts_match_coordinates::<Bits256>();
     }
 
     #[test]
     fn pictures_parse_and_print() {
-        pictures_round_trip::<u16>();
-        pictures_round_trip::<u32>();
+        pictures_round_trip::<Bits16>();
+        pictures_round_trip::<Bits32>();
         pictures_round_trip::<Bits256>();
     }
 
     #[test]
+    fn literals_are_the_pictures_they_draw() {
+        const CORNERS: Bits16 = Bits16::literal("x . x / . . . / x . x");
+        assert_eq!(Bits16::from_picture("x . x\n. . .\nx . x"), Some(CORNERS));
+        const CROSS: Bits32 = Bits32::literal(
+            "
+            . . x . .
+            . . x . .
+            x x x x x
+            . . x . .
+            . . x . .
+            ",
+        );
+        assert_eq!(CROSS.count(), 9);
+        assert_eq!(CROSS.to_string(), ". . x . .\n. . x . .\nx x x x x\n. . x . .\n. . x . .\n");
+    }
+
+    #[test]
     fn guard_layout_matches_the_documented_masks() {
-        assert_eq!(<u16 as Bitboard>::FULL.picture(), "x x x\nx x x\nx x x\n");
+        assert_eq!(Bits16::FULL.to_string(), "x x x\nx x x\nx x x\n");
         // Bit 3 of a 3×3 board is the guard of row 0, bit 4 is (0, 1).
-        assert_eq!(<u16 as Bitboard>::FULL & (1 << 3), 0);
-        assert_eq!(<u16 as Bitboard>::GEOMETRY.cell(0, 1).unwrap().index(), 4);
-        assert_eq!(<u32 as Bitboard>::GEOMETRY.cell(4, 4).unwrap().index(), 28);
-        assert_eq!(<Bits256 as Bitboard>::GEOMETRY.cell(14, 14).unwrap().index(), 238);
+        assert_eq!(Bits16::FULL.0 & (1 << 3), 0);
+        assert_eq!(Bits16::GEOMETRY.cell(0, 1).unwrap().index(), 4);
+        assert_eq!(Bits32::GEOMETRY.cell(4, 4).unwrap().index(), 28);
+        assert_eq!(Bits256::GEOMETRY.cell(14, 14).unwrap().index(), 238);
+        // A set with a guard bit set (which no board holds) loses it under `-`.
+        let guard = Bits16(1 << 3);
+        assert_eq!((Bits16::FULL | guard) - Bits16::FULL, guard);
     }
 }

@@ -18,13 +18,13 @@ use std::fmt;
 
 use arrayvec::ArrayVec;
 
-use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::geometry::{Cell, Geometry};
 use crate::notation::{self, NotationError};
 use crate::outcome::Outcome;
 use crate::pattern::keys::LineState;
 use crate::rules::Rule;
+use crate::size::Size;
 use crate::zobrist;
 
 /// Capacity of the undo stack: at least the cell count of the largest board (225).
@@ -106,7 +106,7 @@ impl From<NotationError> for PositionError {
 
 /// An m,n,k-game position on the board size `B` stands for, under one [`Rule`].
 #[derive(Clone, Debug)]
-pub struct Board<B: Bitboard> {
+pub struct Board<B: Size> {
     stones: [B; 2],
     side_to_move: Color,
     rule: Rule,
@@ -119,7 +119,7 @@ pub struct Board<B: Bitboard> {
     lines: B::Lines,
 }
 
-impl<B: Bitboard> Board<B> {
+impl<B: Size> Board<B> {
     /// The size facts of this board type.
     pub const GEOMETRY: Geometry = B::GEOMETRY;
 
@@ -163,6 +163,12 @@ impl<B: Bitboard> Board<B> {
         Board::from_points(rule, &notation::parse_moves(text)?)
     }
 
+    /// The geometry of the board (`B::GEOMETRY`, for code that holds a board).
+    #[inline(always)]
+    pub fn geometry(&self) -> Geometry {
+        B::GEOMETRY
+    }
+
     /// The rule in force.
     #[inline(always)]
     pub fn rule(&self) -> Rule {
@@ -190,7 +196,7 @@ impl<B: Bitboard> Board<B> {
     /// The empty cells.
     #[inline(always)]
     pub fn empty_cells(&self) -> B {
-        self.occupied().complement()
+        !self.occupied()
     }
 
     /// The cells the side to move may play: every empty cell while the game is on (minus
@@ -201,7 +207,7 @@ impl<B: Bitboard> Board<B> {
             B::EMPTY
         } else if self.renju_black_to_move() {
             let empty = self.empty_cells();
-            empty.without(self.forbidden_among(empty))
+            empty - self.forbidden_among(empty)
         } else {
             self.empty_cells()
         }
@@ -219,7 +225,12 @@ impl<B: Bitboard> Board<B> {
         if self.rule != Rule::Renju {
             return B::EMPTY;
         }
-        self.lines.renju_forbidden(self.stones[0], self.stones[1], candidates & self.empty_cells())
+        B::renju_forbidden(
+            &self.lines,
+            self.stones[0],
+            self.stones[1],
+            candidates & self.empty_cells(),
+        )
     }
 
     /// The empty cells where a stone of `color` would win now (its "fives"): from the
@@ -447,7 +458,7 @@ impl<B: Bitboard> Board<B> {
         let g = B::GEOMETRY;
         let [black, white] = self.stones;
         if !(black & white).is_empty()
-            || !(black | white).without(B::FULL).is_empty()
+            || !((black | white) - B::FULL).is_empty()
             || (black | white).count() as usize != self.history.len()
         {
             return false;
@@ -492,7 +503,7 @@ impl<B: Bitboard> Board<B> {
     }
 }
 
-impl<B: Bitboard> fmt::Display for Board<B> {
+impl<B: Size> fmt::Display for Board<B> {
     /// The board as text: columns lettered `a..`, rows numbered from 1 (pos notation), `X`
     /// for black, `O` for white, `.` for empty.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -522,13 +533,15 @@ impl<B: Bitboard> fmt::Display for Board<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitboard::Bits256;
+    use crate::bitboard::{Bitboard, Bits16, Bits32, Bits256};
     use crate::pattern::Pattern;
-    use crate::pattern::combo::{COMBO_POTENTIAL, combo_of, forbids_doubles};
-    use crate::pattern::keys::{PATTERN_POTENTIAL, Role, ThreatKind};
+    use crate::pattern::combo::{combo_of, forbids_doubles};
+    use crate::pattern::pair::ThreatKind;
+    use crate::pattern::weights::COMBO_POTENTIAL;
+    use crate::pattern::weights::{PATTERN_POTENTIAL, Role};
     use crate::rng::SplitMix64;
 
-    fn random_game<B: Bitboard>(rng: &mut SplitMix64, rule: Rule) -> Board<B> {
+    fn random_game<B: Size>(rng: &mut SplitMix64, rule: Rule) -> Board<B> {
         let mut board = Board::<B>::new(rule);
         while !board.outcome().is_decided() {
             let moves: Vec<Cell> = board.legal_moves().iter().collect();
@@ -554,7 +567,7 @@ mod tests {
 
     #[test]
     fn illegal_moves_leave_the_board_unchanged() {
-        let mut board = Board::<u32>::from_notation(Rule::Freestyle, "1,1").unwrap();
+        let mut board = Board::<Bits32>::from_notation(Rule::Freestyle, "1,1").unwrap();
         let before = board.clone();
         assert_eq!(board.try_play_at(1, 1), Err(IllegalMove::Occupied { x: 1, y: 1 }));
         assert_eq!(board.try_play_at(5, 0), Err(IllegalMove::OffBoard { x: 5, y: 0 }));
@@ -570,7 +583,7 @@ mod tests {
     #[test]
     fn the_last_move_can_win_and_then_nothing_is_legal() {
         // X: top row; O: middle row (two stones).
-        let mut board = Board::<u16>::from_notation(Rule::Freestyle, "0,0 0,1 1,0 1,1").unwrap();
+        let mut board = Board::<Bits16>::from_notation(Rule::Freestyle, "0,0 0,1 1,0 1,1").unwrap();
         assert_eq!(board.try_play_at(2, 0), Ok(Outcome::Win(Color::Black)));
         assert!(board.legal_moves().is_empty());
         assert_eq!(board.try_play_at(2, 1), Err(IllegalMove::GameOver));
@@ -582,7 +595,7 @@ mod tests {
     fn a_full_board_without_a_line_is_a_draw() {
         // X O X / X O O / O X X
         let board =
-            Board::<u16>::from_notation(Rule::Standard, "0,0 1,0 2,0 1,1 0,1 2,1 1,2 0,2 2,2");
+            Board::<Bits16>::from_notation(Rule::Standard, "0,0 1,0 2,0 1,1 0,1 2,1 1,2 0,2 2,2");
         assert_eq!(board.unwrap().outcome(), Outcome::Draw);
     }
 
@@ -590,7 +603,7 @@ mod tests {
     fn hash_after_make_and_unmake_equals_the_recomputed_hash() {
         let mut rng = SplitMix64::new(99);
         for _ in 0..200 {
-            let mut board = random_game::<u32>(&mut rng, Rule::Freestyle);
+            let mut board = random_game::<Bits32>(&mut rng, Rule::Freestyle);
             assert!(board.is_consistent());
             while board.undo().is_some() {
                 assert!(board.is_consistent());
@@ -804,7 +817,7 @@ mod tests {
 
     #[test]
     fn display_draws_the_board() {
-        let board = Board::<u16>::from_notation(Rule::Freestyle, "b2a1").unwrap();
+        let board = Board::<Bits16>::from_notation(Rule::Freestyle, "b2a1").unwrap();
         assert_eq!(board.to_string(), "    a b c\n  1 O . .\n  2 . X .\n  3 . . .\n");
     }
 }

@@ -33,13 +33,13 @@ use std::time::Instant;
 use ahash::RandomState;
 use arrayvec::ArrayVec;
 
-use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::outcome::Outcome;
 use crate::color::Color;
 use crate::geometry::{Cell, Direction};
-use crate::score::{MAX_EVAL, Score, loss_in, win_in};
+use crate::outcome::Outcome;
 use crate::report::{PvLine, SearchResult};
+use crate::score::{MAX_EVAL, Score, loss_in, win_in};
+use crate::size::Size;
 
 /// Search depth in plies (the classroom program's fixed depth).
 pub const DEPTH: u32 = 6;
@@ -127,7 +127,7 @@ pub fn line_score(line: &[u8], color: Color) -> i32 {
 
 /// The board's rows, columns and diagonals that can hold `k` in a row, each as its cells in
 /// order.
-fn board_lines<B: Bitboard>() -> Vec<ArrayVec<Cell, MAX_LINE>> {
+fn board_lines<B: Size>() -> Vec<ArrayVec<Cell, MAX_LINE>> {
     let g = B::GEOMETRY;
     let mut lines = Vec::new();
     for dir in Direction::ALL {
@@ -150,7 +150,7 @@ fn board_lines<B: Bitboard>() -> Vec<ArrayVec<Cell, MAX_LINE>> {
 }
 
 /// The classroom player's state during one search.
-struct Classroom<'a, B: Bitboard> {
+struct Classroom<'a, B: Size> {
     board: Board<B>,
     lines: Vec<ArrayVec<Cell, MAX_LINE>>,
     /// Per cell index: (line, position in it) of each line through the cell.
@@ -169,7 +169,7 @@ struct Classroom<'a, B: Bitboard> {
     stopped: bool,
 }
 
-impl<'a, B: Bitboard> Classroom<'a, B> {
+impl<'a, B: Size> Classroom<'a, B> {
     fn new(board: &Board<B>, stop: Option<&'a AtomicBool>) -> Self {
         let lines = board_lines::<B>();
         let g = B::GEOMETRY;
@@ -286,10 +286,10 @@ impl<'a, B: Bitboard> Classroom<'a, B> {
             for dir in Direction::ALL {
                 near |= occupied.shift(dir, 1) | occupied.shift(dir, -1);
             }
-            near.without(occupied)
+            near - occupied
         };
         if self.board.renju_black_to_move() {
-            moves = moves.without(self.board.forbidden_among(moves));
+            moves = moves - self.board.forbidden_among(moves);
         }
         let mut scored: Vec<(i32, Cell)> =
             moves.iter().map(|c| (self.point_value(c, us), c)).collect();
@@ -382,11 +382,7 @@ impl<'a, B: Bitboard> Classroom<'a, B> {
 /// searching `depth` plies ([`DEPTH`] for the original). `stop` ends the search early with
 /// the best root move found so far. The result's score is in the program's own units
 /// (clamped into the engine's evaluation range) or a win or loss in plies.
-pub fn search<B: Bitboard>(
-    board: &Board<B>,
-    depth: u32,
-    stop: Option<&AtomicBool>,
-) -> SearchResult {
+pub fn search<B: Size>(board: &Board<B>, depth: u32, stop: Option<&AtomicBool>) -> SearchResult {
     let started = Instant::now();
     let mut player = Classroom::new(board, stop);
     let best = if board.outcome().is_decided() { None } else { player.root(depth.max(1)) };
@@ -421,6 +417,7 @@ fn to_score(score: i32) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::Bitboard;
     use crate::bitboard::Bits256;
     use crate::rng::SplitMix64;
     use crate::rules::Rule;

@@ -6,10 +6,11 @@
 //! lines and how far along they are; on 15×15 it is the classic five-window count.
 //! All weights are in one table.
 
-use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::pattern::keys::{LineState, POTENTIAL_SCALE, Role};
+use crate::pattern::keys::LineState;
+use crate::pattern::weights::{POTENTIAL_SCALE, Role};
 use crate::score::{MAX_EVAL, Score};
+use crate::size::Size;
 
 /// Worth of a window holding n stones of one colour and none of the other, n = 0..=5.
 /// A window with k stones never reaches evaluation (the game is over).
@@ -24,7 +25,7 @@ pub const TEMPO: Score = 8;
 /// two sides' pattern potentials, the side to move's counted with its own weights and the
 /// opponent's with the waiting side's, kept incrementally by the line keys
 /// ([`crate::pattern::keys::PATTERN_POTENTIAL`]); on the small boards it counts windows.
-pub fn evaluate<B: Bitboard>(board: &Board<B>) -> Score {
+pub fn evaluate<B: Size>(board: &Board<B>) -> Score {
     let side = board.side_to_move();
     let lines = board.lines();
     if let (Some(me), Some(them)) =
@@ -49,12 +50,12 @@ pub fn evaluate<B: Bitboard>(board: &Board<B>) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitboard::Bits256;
+    use crate::bitboard::{Bits32, Bits256};
     use crate::rules::Rule;
 
     #[test]
     fn the_empty_board_favours_the_side_to_move() {
-        assert_eq!(evaluate(&Board::<u32>::new(Rule::Freestyle)), TEMPO);
+        assert_eq!(evaluate(&Board::<Bits32>::new(Rule::Freestyle)), TEMPO);
         // On 15×15 the side to move's own weights count the same empty lines higher than the
         // waiting side's. The weights are fitted so that σ(eval / 600) predicts the result:
         // 360 here, a 65 % chance for black on the empty board, and far from a win.
@@ -81,7 +82,7 @@ mod tests {
     fn only_windows_without_enemy_stones_count() {
         // 5×5, X a1, O b1, X to move: X keeps column a and the long diagonal (1 + 1), O keeps
         // column b (1); row 1 is dead for both.
-        let b = Board::<u32>::from_notation(Rule::Freestyle, "a1b1").unwrap();
+        let b = Board::<Bits32>::from_notation(Rule::Freestyle, "a1b1").unwrap();
         assert_eq!(evaluate(&b), TEMPO + 2 - 1);
     }
 }

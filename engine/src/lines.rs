@@ -88,7 +88,8 @@ impl<B: Bitboard> LineTable<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitboard::Bits256;
+    use crate::bitboard::{Bits16, Bits32, Bits256};
+    use crate::size::Size;
     use std::collections::BTreeSet;
 
     /// Naive scan: from every cell, walk k cells in each of the 8 compass directions and keep
@@ -116,7 +117,7 @@ mod tests {
         set
     }
 
-    fn table_matches_naive_scan<B: Bitboard>(expected_count: usize) {
+    fn table_matches_naive_scan<B: Size>(expected_count: usize) {
         let g = B::GEOMETRY;
         let table = B::line_table();
         assert_eq!(table.lines().len(), expected_count);
@@ -148,20 +149,19 @@ mod tests {
 
     #[test]
     fn tic_tac_toe_has_8_lines() {
-        table_matches_naive_scan::<u16>(8);
+        table_matches_naive_scan::<Bits16>(8);
     }
 
     #[test]
     fn five_by_five_has_12_lines() {
-        table_matches_naive_scan::<u32>(12);
+        table_matches_naive_scan::<Bits32>(12);
     }
 
     #[test]
     fn gomoku_has_572_five_windows() {
         table_matches_naive_scan::<Bits256>(572);
-        let by_dir = |d| {
-            <Bits256 as Bitboard>::line_table().lines().iter().filter(|l| l.direction == d).count()
-        };
+        let by_dir =
+            |d| <Bits256 as Size>::line_table().lines().iter().filter(|l| l.direction == d).count();
         assert_eq!(by_dir(Direction::East), 165);
         assert_eq!(by_dir(Direction::South), 165);
         assert_eq!(by_dir(Direction::SouthEast), 121);

@@ -7,15 +7,15 @@
 //! where a side makes a four or an open three is among them: such a cell shares a window
 //! with stones of that side, the nearest at most two steps away.
 
-use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::geometry::Direction;
+use crate::size::Size;
 
 /// How far from existing stones 15×15 candidates may lie, in steps along a line.
 pub const NEIGHBOURHOOD: i32 = 2;
 
 /// The cells worth searching for the side to move (a subset of the legal moves).
-pub fn candidates<B: Bitboard>(board: &Board<B>) -> B {
+pub fn candidates<B: Size>(board: &Board<B>) -> B {
     let g = B::GEOMETRY;
     if g.lines_span_board() || board.outcome().is_decided() {
         return board.legal_moves();
@@ -31,10 +31,10 @@ pub fn candidates<B: Bitboard>(board: &Board<B>) -> B {
             near |= occupied.shift(d, k) | occupied.shift(d, -k);
         }
     }
-    let near = near.without(occupied);
+    let near = near - occupied;
     if board.renju_black_to_move() {
         // Forbidden points are looked for only among the candidates.
-        let allowed = near.without(board.forbidden_among(near));
+        let allowed = near - board.forbidden_among(near);
         // A forbidden-only neighbourhood (rare): any legal move will do.
         if allowed.is_empty() { board.legal_moves() } else { allowed }
     } else {
@@ -45,7 +45,7 @@ pub fn candidates<B: Bitboard>(board: &Board<B>) -> B {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitboard::Bits256;
+    use crate::bitboard::{Bitboard, Bits32, Bits256};
     use crate::rules::Rule;
 
     #[test]
@@ -65,7 +65,7 @@ mod tests {
 
     #[test]
     fn small_boards_search_every_empty_cell() {
-        let b = Board::<u32>::from_notation(Rule::Freestyle, "a1").unwrap();
+        let b = Board::<Bits32>::from_notation(Rule::Freestyle, "a1").unwrap();
         assert_eq!(candidates(&b).count(), 24);
     }
 }

@@ -12,10 +12,10 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::outcome::Outcome;
 use crate::geometry::Cell;
+use crate::outcome::Outcome;
+use crate::size::Size;
 
 /// A perft node count.
 pub type NodeCount = u128;
@@ -23,11 +23,11 @@ pub type NodeCount = u128;
 /// Counts the move sequences of length `depth` from `board`.
 ///
 /// ```
-/// use mnk_engine::{board::Board, perft::perft, rules::Rule};
-/// let mut ttt = Board::<u16>::new(Rule::Freestyle);
+/// use mnk_engine::{bitboard::Bits16, board::Board, perft::perft, rules::Rule};
+/// let mut ttt = Board::<Bits16>::new(Rule::Freestyle);
 /// assert_eq!(perft(&mut ttt, 9), 127_872);
 /// ```
-pub fn perft<B: Bitboard>(board: &mut Board<B>, depth: u32) -> NodeCount {
+pub fn perft<B: Size>(board: &mut Board<B>, depth: u32) -> NodeCount {
     if depth == 0 {
         return 1;
     }
@@ -39,12 +39,12 @@ pub fn perft<B: Bitboard>(board: &mut Board<B>, depth: u32) -> NodeCount {
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;
-/// use mnk_engine::{board::Board, perft::perft_until, rules::Rule};
-/// let mut ttt = Board::<u16>::new(Rule::Freestyle);
+/// use mnk_engine::{bitboard::Bits16, board::Board, perft::perft_until, rules::Rule};
+/// let mut ttt = Board::<Bits16>::new(Rule::Freestyle);
 /// assert_eq!(perft_until(&mut ttt, 9, &AtomicBool::new(false)), Some(127_872));
 /// assert_eq!(perft_until(&mut ttt, 9, &AtomicBool::new(true)), None);
 /// ```
-pub fn perft_until<B: Bitboard>(
+pub fn perft_until<B: Size>(
     board: &mut Board<B>,
     depth: u32,
     stop: &AtomicBool,
@@ -55,7 +55,7 @@ pub fn perft_until<B: Bitboard>(
 }
 
 /// The perft count of every legal root move, in cell-index order.
-pub fn divide<B: Bitboard>(board: &mut Board<B>, depth: u32) -> Vec<(Cell, NodeCount)> {
+pub fn divide<B: Size>(board: &mut Board<B>, depth: u32) -> Vec<(Cell, NodeCount)> {
     if depth == 0 {
         return Vec::new();
     }
@@ -68,7 +68,7 @@ pub fn divide<B: Bitboard>(board: &mut Board<B>, depth: u32) -> Vec<(Cell, NodeC
 }
 
 /// [`divide`] with the root moves shared among `threads` worker threads (at least one).
-pub fn divide_parallel<B: Bitboard>(
+pub fn divide_parallel<B: Size>(
     board: &Board<B>,
     depth: u32,
     threads: usize,
@@ -105,7 +105,7 @@ pub fn divide_parallel<B: Bitboard>(
 }
 
 /// [`perft`] with the root moves shared among `threads` worker threads.
-pub fn perft_parallel<B: Bitboard>(board: &Board<B>, depth: u32, threads: usize) -> NodeCount {
+pub fn perft_parallel<B: Size>(board: &Board<B>, depth: u32, threads: usize) -> NodeCount {
     if depth == 0 {
         return 1;
     }
@@ -113,7 +113,7 @@ pub fn perft_parallel<B: Bitboard>(board: &Board<B>, depth: u32, threads: usize)
 }
 
 /// Sequences of length `1 + depth` that start with `cell`.
-fn count_after<B: Bitboard>(board: &mut Board<B>, cell: Cell, depth: u32) -> NodeCount {
+fn count_after<B: Size>(board: &mut Board<B>, cell: Cell, depth: u32) -> NodeCount {
     let outcome = board.play_unchecked(cell);
     let n = if depth == 0 {
         1
@@ -127,11 +127,7 @@ fn count_after<B: Bitboard>(board: &mut Board<B>, cell: Cell, depth: u32) -> Nod
 }
 
 /// `depth >= 1`. Returns early, with a partial count, once `stop` is set.
-fn perft_inner<B: Bitboard>(
-    board: &mut Board<B>,
-    depth: u32,
-    stop: Option<&AtomicBool>,
-) -> NodeCount {
+fn perft_inner<B: Size>(board: &mut Board<B>, depth: u32, stop: Option<&AtomicBool>) -> NodeCount {
     let moves = board.legal_moves();
     if depth == 1 {
         return NodeCount::from(moves.count());
@@ -163,11 +159,12 @@ fn perft_inner<B: Bitboard>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::{Bits16, Bits32};
     use crate::rules::Rule;
 
     #[test]
     fn divide_sums_to_perft_and_parallel_agrees() {
-        let mut board = Board::<u32>::from_notation(Rule::Standard, "2,2 1,1").unwrap();
+        let mut board = Board::<Bits32>::from_notation(Rule::Standard, "2,2 1,1").unwrap();
         let split = divide(&mut board, 3);
         assert_eq!(split.len(), 23);
         let total: NodeCount = split.iter().map(|&(_, n)| n).sum();
@@ -178,7 +175,7 @@ mod tests {
 
     #[test]
     fn a_decided_position_has_no_children() {
-        let mut won = Board::<u16>::from_notation(Rule::Freestyle, "a1b1a2b2a3").unwrap();
+        let mut won = Board::<Bits16>::from_notation(Rule::Freestyle, "a1b1a2b2a3").unwrap();
         assert!(won.outcome().is_decided());
         assert_eq!(perft(&mut won, 0), 1);
         assert_eq!(perft(&mut won, 1), 0);
@@ -190,7 +187,7 @@ mod tests {
     fn tic_tac_toe_games_ending_at_ply_five_are_1440() {
         // perft(5) counts 15,120 sequences; 1,440 of them are X wins, which have no children:
         // perft(6) = (15,120 − 1,440) · 4.
-        let mut board = Board::<u16>::new(Rule::Freestyle);
+        let mut board = Board::<Bits16>::new(Rule::Freestyle);
         assert_eq!(perft(&mut board, 6), (15_120 - 1_440) * 4);
         assert_eq!(perft(&mut board, 10), 0, "no sequence is longer than the board");
     }

@@ -26,7 +26,7 @@ use crate::color::Color;
 use crate::geometry::{Cell, Direction};
 use crate::pattern::Pattern;
 use crate::pattern::keys::LineKeys;
-use crate::pattern::keys::ThreatKind;
+use crate::pattern::pair::ThreatKind;
 use crate::pattern::table::HALF;
 
 /// How deep the "is the completing move itself forbidden?" recursion goes.
@@ -119,8 +119,8 @@ impl Overlay<'_> {
 
     fn remove(&mut self) {
         let cell = self.added.pop().expect("a stone to remove");
-        self.black = self.black.without(Bits256::from_cell(cell));
-        self.occupied = self.occupied.without(Bits256::from_cell(cell));
+        self.black = self.black - Bits256::from_cell(cell);
+        self.occupied = self.occupied - Bits256::from_cell(cell);
     }
 
     /// The forbidden cells among the empty `cells`, each checked on its own.
@@ -191,7 +191,7 @@ pub fn forbidden_among(
     candidates: Bits256,
 ) -> Bits256 {
     let occupied = black | white;
-    let mut cells = candidates.without(occupied);
+    let mut cells = candidates - occupied;
     if cells.count() > DIRECT_CHECK_MAX {
         cells &= suspects(keys, black);
     }

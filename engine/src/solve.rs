@@ -22,20 +22,20 @@
 
 use std::fmt;
 
-use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::color::Color;
 use crate::geometry::Cell;
+use crate::report::SearchResult;
 use crate::score::Score;
 use crate::search::{SearchLimits, Searcher};
-use crate::report::SearchResult;
+use crate::size::Size;
 use crate::tt::TranspositionTable;
 
 /// The most lines any small board has (5×5: 12).
 const MAX_SMALL_LINES: usize = 12;
 
 /// The masks of the lines still live for `color` (no opponent stone in them).
-pub fn live_lines<B: Bitboard>(
+pub fn live_lines<B: Size>(
     board: &Board<B>,
     color: Color,
 ) -> arrayvec::ArrayVec<B, MAX_SMALL_LINES> {
@@ -46,7 +46,7 @@ pub fn live_lines<B: Bitboard>(
 
 /// Whether the defender can pair off every line in `lines` (see the module docs): each line
 /// gets two distinct cells of `empty` inside it, no cell used twice.
-pub fn has_pairing<B: Bitboard>(lines: &[B], empty: B) -> bool {
+pub fn has_pairing<B: Size>(lines: &[B], empty: B) -> bool {
     let slots = 2 * lines.len();
     if slots > empty.count() as usize {
         return false;
@@ -63,14 +63,14 @@ pub fn has_pairing<B: Bitboard>(lines: &[B], empty: B) -> bool {
 }
 
 /// Kuhn's augmenting path from `slot` (slot s belongs to line s / 2).
-fn augment<B: Bitboard>(
+fn augment<B: Size>(
     slot: usize,
     lines: &[B],
     empty: B,
     owner: &mut [u8; 256],
     visited: &mut B,
 ) -> bool {
-    let candidates = (lines[slot / 2] & empty).without(*visited);
+    let candidates = (lines[slot / 2] & empty) - *visited;
     for cell in candidates.iter() {
         *visited = visited.with(cell);
         let holder = owner[cell.index()];
@@ -93,7 +93,7 @@ pub struct DrawBounds {
 
 /// The draw bounds of a small-board position, from the side to move's point of view. With
 /// `pairing` false only the absence of live lines counts.
-pub fn draw_bounds<B: Bitboard>(board: &Board<B>, pairing: bool) -> DrawBounds {
+pub fn draw_bounds<B: Size>(board: &Board<B>, pairing: bool) -> DrawBounds {
     let me = board.side_to_move();
     let empty = board.empty_cells();
     let blocked = |lines: &[B]| lines.is_empty() || (pairing && has_pairing(lines, empty));
@@ -162,12 +162,12 @@ impl Solution {
 }
 
 /// Solves a small-board position exactly with the full-depth search.
-pub fn solve<B: Bitboard>(board: &Board<B>, tt: &mut TranspositionTable) -> Solution {
+pub fn solve<B: Size>(board: &Board<B>, tt: &mut TranspositionTable) -> Solution {
     solve_with(board, tt, true)
 }
 
 /// [`solve`], choosing whether the search may use pairing strategies.
-pub fn solve_with<B: Bitboard>(
+pub fn solve_with<B: Size>(
     board: &Board<B>,
     tt: &mut TranspositionTable,
     pairing: bool,
@@ -183,26 +183,28 @@ pub fn solve_with<B: Bitboard>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::Bitboard;
+    use crate::bitboard::{Bits16, Bits32};
     use crate::rules::Rule;
 
     #[test]
     fn five_by_five_second_player_has_a_pairing_from_the_empty_board() {
-        let board = Board::<u32>::new(Rule::Freestyle);
-        let all: Vec<u32> = u32::line_table().lines().iter().map(|l| l.mask).collect();
+        let board = Board::<Bits32>::new(Rule::Freestyle);
+        let all: Vec<Bits32> = Bits32::line_table().lines().iter().map(|l| l.mask).collect();
         assert!(has_pairing(&all, board.empty_cells()));
         assert_eq!(draw_bounds(&board, true), DrawBounds { cannot_win: true, cannot_lose: true });
     }
 
     #[test]
     fn tic_tac_toe_has_no_pairing_from_the_empty_board() {
-        let board = Board::<u16>::new(Rule::Freestyle);
+        let board = Board::<Bits16>::new(Rule::Freestyle);
         assert_eq!(draw_bounds(&board, true), DrawBounds { cannot_win: false, cannot_lose: false });
     }
 
     #[test]
     fn a_line_with_one_empty_cell_cannot_be_paired() {
         // X has four of the top row; O to move cannot pair that line off.
-        let board = Board::<u32>::from_notation(Rule::Freestyle, "a1a2b1b2c1c2d1d3").unwrap();
+        let board = Board::<Bits32>::from_notation(Rule::Freestyle, "a1a2b1b2c1c2d1d3").unwrap();
         assert_eq!(board.side_to_move(), Color::Black);
         let x_lines = live_lines(&board, Color::Black);
         assert!(!has_pairing(&x_lines, board.empty_cells()));
@@ -211,22 +213,22 @@ mod tests {
     #[test]
     fn no_live_lines_pair_trivially() {
         // X O X / X O O / O X .  — every line holds both colours.
-        let board = Board::<u16>::from_notation(Rule::Freestyle, "a1b1c1b2a2c2b3a3").unwrap();
+        let board = Board::<Bits16>::from_notation(Rule::Freestyle, "a1b1c1b2a2c2b3a3").unwrap();
         assert!(live_lines(&board, Color::Black).is_empty());
         assert!(live_lines(&board, Color::White).is_empty());
         assert_eq!(draw_bounds(&board, false), DrawBounds { cannot_win: true, cannot_lose: true });
     }
 
     /// Brute-force pairing check: try every assignment of cell pairs.
-    fn pairing_by_brute_force(lines: &[u32], empty: u32) -> bool {
-        fn go(lines: &[u32], free: u32) -> bool {
+    fn pairing_by_brute_force(lines: &[Bits32], empty: Bits32) -> bool {
+        fn go(lines: &[Bits32], free: Bits32) -> bool {
             let Some((&first, rest)) = lines.split_first() else {
                 return true;
             };
             let cells: Vec<_> = (first & free).iter().collect();
             for (i, &a) in cells.iter().enumerate() {
                 for &b in &cells[i + 1..] {
-                    if go(rest, free.without(u32::from_cell(a)).without(u32::from_cell(b))) {
+                    if go(rest, free - Bits32::from_cell(a) - Bits32::from_cell(b)) {
                         return true;
                     }
                 }
@@ -239,16 +241,16 @@ mod tests {
     #[test]
     fn matching_agrees_with_brute_force_on_random_positions() {
         let mut rng = crate::rng::SplitMix64::new(5);
-        let all: Vec<u32> = u32::line_table().lines().iter().map(|l| l.mask).collect();
+        let all: Vec<Bits32> = Bits32::line_table().lines().iter().map(|l| l.mask).collect();
         let mut found = [0; 2];
         for _ in 0..3000 {
-            let mut empty = u32::FULL;
-            for c in u32::FULL.iter() {
+            let mut empty = Bits32::FULL;
+            for c in Bits32::FULL.iter() {
                 if rng.below(10) < 3 {
-                    empty = empty.without(u32::from_cell(c));
+                    empty = empty - Bits32::from_cell(c);
                 }
             }
-            let lines: Vec<u32> = all.iter().copied().filter(|_| rng.below(3) != 0).collect();
+            let lines: Vec<Bits32> = all.iter().copied().filter(|_| rng.below(3) != 0).collect();
             let fast = has_pairing(&lines, empty);
             assert_eq!(fast, pairing_by_brute_force(&lines, empty));
             found[usize::from(fast)] += 1;

@@ -4,7 +4,7 @@
 //! [`framing`] (lines → frames, `BOARD`…`DONE` blocks) → [`command`] (typed commands) →
 //! [`session`] (a pure state machine: commands in, [`response`]s out, searches handed out
 //! as jobs) → [`driver`] (stdin reader thread, search thread, stop flag, one flushing
-//! writer). [`game`] is the single run-time dispatch over board sizes. [`manager`] is the
+//! writer). [`manager`] is the
 //! other side of the protocol: it runs refereed games between engine processes.
 //!
 //! Lenient on input, exact on output, no panic on any input line, no `unsafe`.
@@ -14,7 +14,6 @@
 pub mod command;
 pub mod driver;
 pub mod framing;
-pub mod game;
 pub mod manager;
 pub mod response;
 pub mod session;

@@ -4,18 +4,23 @@
 //! 16-bit row stride, limb `j` holds rows `4j .. 4j + 4` exactly, so a row never straddles two
 //! limbs; bits 240..256 (row 15, past the board) are always zero.
 
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign};
+use std::fmt;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
 
-use super::Bitboard;
+use super::{Bitboard, picture_limbs, write_picture};
 use crate::geometry::{Cell, Geometry};
-use crate::lines::LineTable;
-use crate::pattern::keys::LineKeys;
 
 /// A 256-bit set in four little-endian `u64` limbs; the 15×15 bitboard.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Bits256(pub [u64; 4]);
 
 impl Bits256 {
+    /// The set drawn by `picture`, rows separated by line breaks or `/` (`x` a member, `.`
+    /// not), built at compile time in a `const`.
+    pub const fn literal(picture: &str) -> Bits256 {
+        Bits256(picture_limbs(picture, <Bits256 as Bitboard>::GEOMETRY))
+    }
+
     /// Left shift across limbs by `n` bits (`n < 256`).
     #[inline]
     const fn shl_impl(self, n: u32) -> Self {
@@ -78,8 +83,8 @@ impl Bits256 {
     }
 }
 
-impl std::fmt::Debug for Bits256 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl fmt::Debug for Bits256 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
             "Bits256({:#018x}, {:#018x}, {:#018x}, {:#018x})",
@@ -111,12 +116,37 @@ limbwise!(BitAnd, bitand, &, BitAndAssign, bitand_assign);
 limbwise!(BitOr, bitor, |, BitOrAssign, bitor_assign);
 limbwise!(BitXor, bitxor, ^, BitXorAssign, bitxor_assign);
 
+impl Sub for Bits256 {
+    type Output = Bits256;
+    /// The cells of `self` not in `rhs`.
+    #[inline(always)]
+    fn sub(self, rhs: Bits256) -> Bits256 {
+        let (a, b) = (self.0, rhs.0);
+        Bits256([a[0] & !b[0], a[1] & !b[1], a[2] & !b[2], a[3] & !b[3]])
+    }
+}
+
+impl Not for Bits256 {
+    type Output = Bits256;
+    /// The cells of the board not in the set.
+    #[inline(always)]
+    fn not(self) -> Bits256 {
+        Bits256::FULL ^ self
+    }
+}
+
+impl fmt::Display for Bits256 {
+    /// The set as a picture (see [`Bitboard::from_picture`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_picture(*self, f)
+    }
+}
+
 impl Bitboard for Bits256 {
     const GEOMETRY: Geometry = Geometry::new(15, 5);
     const EMPTY: Self = Bits256([0; 4]);
     const FULL: Self = Bits256::full();
     const STORAGE_BITS: u32 = 256;
-    type Lines = LineKeys;
 
     #[inline(always)]
     fn from_cell(cell: Cell) -> Self {
@@ -167,11 +197,6 @@ impl Bitboard for Bits256 {
             }
         }
         None
-    }
-    fn line_table() -> &'static LineTable<Self> {
-        static TABLE: std::sync::LazyLock<LineTable<Bits256>> =
-            std::sync::LazyLock::new(LineTable::generate);
-        &TABLE
     }
 }
 

@@ -31,8 +31,8 @@
 //! pattern potentials.
 
 use super::Pattern;
-use super::keys::{Role, potential_shift};
-use super::table::PatternPair;
+use super::pair::PatternPair;
+use super::weights::{COMBO_POTENTIAL, Role, potential_shift};
 use crate::color::Color;
 use crate::rules::Rule;
 
@@ -56,16 +56,7 @@ pub enum Combo {
 /// Number of [`Combo`] classes.
 pub const COMBOS: usize = 6;
 
-/// Worth of a cell's combination class for the colour that could play there, by [`Role`] and
-/// `Combo as usize`, in the units of [`super::keys::PATTERN_POTENTIAL`] and added to the
-/// same sums. Fitted with them (see `examples/eval_fit.rs` and `docs/patterns.md`); the
-/// double four and four-three capped at 1200 like the fours, the waiting side's double four
-/// (too rare to fit) set equal to its four-three.
-pub const COMBO_POTENTIAL: [[i32; COMBOS]; 2] = [
-    // DoubleFour, FourThree, DoubleThree, FourTwo, ThreeTwo, DoubleTwo
-    [1200, 1200, 223, 861, 297, 81], // to move
-    [1200, 1200, 458, 693, 249, 49], // waiting
-];
+const _: () = assert!(COMBO_POTENTIAL[0].len() == COMBOS && COMBO_POTENTIAL[1].len() == COMBOS);
 
 /// Whether a stone of `color` may not make a double four, a double three or an overline under
 /// `rule` (renju's black).
@@ -198,8 +189,9 @@ impl ComboTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pattern::keys::potential_shift;
-    use crate::pattern::table::{PatternTable, pack_pair};
+    use crate::pattern::pair::pack_pair;
+    use crate::pattern::table::PatternTable;
+    use crate::pattern::weights::potential_shift;
 
     /// The packed worth of the classes of black's and white's patterns, by the direct
     /// definition.

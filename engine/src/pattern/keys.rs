@@ -10,17 +10,17 @@
 //! (always the last one placed) subtracts its code again and puts those records back, with
 //! no table lookup.
 //!
-//! The state is an associated type of the bitboard ([`crate::bitboard::Bitboard::Lines`]):
+//! The state is an associated type of the board size ([`crate::size::Size::Lines`]):
 //! 15×15 boards keep [`LineKeys`]; the small boards, whose lines span the board and need no
 //! patterns, keep [`NoLines`], which costs nothing.
 
 use std::sync::LazyLock;
 
 use super::Pattern;
-use super::table::{
-    CODE_BLACK, CODE_WHITE, HALF, PatternPair, PatternTable, empty_compact_key, pair_pattern,
-    stone_weight,
-};
+use super::pair::{KINDS, ThreatKind, pair_kinds};
+use super::pair::{PatternPair, pair_pattern};
+use super::table::{CODE_BLACK, CODE_WHITE, HALF, PatternTable, empty_compact_key, stone_weight};
+use super::weights::{PATTERN_POTENTIAL, Role, potential_shift};
 use crate::bitboard::{Bitboard, Bits256};
 use crate::color::Color;
 use crate::geometry::{Cell, Direction};
@@ -36,9 +36,6 @@ pub trait LineState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'stati
     fn remove(&mut self, cell: Cell);
     /// Whether the state equals the one recomputed from the stones (the checker).
     fn matches(&self, rule: Rule, black: B, white: B) -> bool;
-    /// Black's renju-forbidden cells among the empty `candidates` (none on boards without
-    /// line patterns).
-    fn renju_forbidden(&self, black: B, white: B, candidates: B) -> B;
     /// The four patterns (one per direction) a stone of `color` would make on the empty
     /// `cell`, if this board keeps patterns.
     fn cell_patterns(&self, cell: Cell, color: Color) -> Option<[Pattern; 4]>;
@@ -77,41 +74,6 @@ pub trait LineState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'stati
     }
 }
 
-/// Kinds of threat cells the line state keeps as sets.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum ThreatKind {
-    /// A stone here makes five.
-    Five = 0,
-    /// A stone here makes a four of any kind (`B4`, `F4`, `DoubleFour`).
-    Four = 1,
-    /// A stone here makes an open four or a one-line double four (`F4`, `DoubleFour`).
-    OpenFour = 2,
-    /// A stone here makes an open three (`F3`).
-    Three = 3,
-}
-
-/// Number of [`ThreatKind`]s.
-const KINDS: usize = 4;
-
-/// Bit `kind` set for every threat kind the pattern belongs to.
-pub(crate) const fn kinds_of(p: Pattern) -> u8 {
-    match p {
-        Pattern::Five => 1 << ThreatKind::Five as u8,
-        Pattern::B4 => 1 << ThreatKind::Four as u8,
-        Pattern::F4 | Pattern::DoubleFour => {
-            (1 << ThreatKind::Four as u8) | (1 << ThreatKind::OpenFour as u8)
-        }
-        Pattern::F3 => 1 << ThreatKind::Three as u8,
-        _ => 0,
-    }
-}
-
-/// The threat kinds of both colours of a pattern pair (black in bits 0..4, white 4..8).
-#[inline(always)]
-const fn pair_kinds(pair: PatternPair) -> u8 {
-    (pair >> 8) as u8
-}
-
 /// No line state (boards whose lines span the board).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct NoLines;
@@ -127,10 +89,6 @@ impl<B: Bitboard> LineState<B> for NoLines {
     fn remove(&mut self, _: Cell) {}
     fn matches(&self, _: Rule, _: B, _: B) -> bool {
         true
-    }
-    #[inline(always)]
-    fn renju_forbidden(&self, _: B, _: B, _: B) -> B {
-        B::EMPTY
     }
     #[inline(always)]
     fn cell_patterns(&self, _: Cell, _: Color) -> Option<[Pattern; 4]> {
@@ -258,44 +216,6 @@ static LINE_REACH: LazyLock<Vec<Bits256>> = LazyLock::new(|| {
     }
     reach
 });
-
-/// Whose weights a colour's potential is summed with: the evaluation counts the side to
-/// move's patterns with the first row of [`PATTERN_POTENTIAL`] and the opponent's with the
-/// second (a three of the side to move becomes a four with its next stone; the opponent's
-/// must wait a move, and can be blocked first).
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum Role {
-    /// The side to move.
-    ToMove = 0,
-    /// The side that moves next.
-    Waiting = 1,
-}
-
-/// Worth of one direction's pattern on an empty cell, for the colour that could play there,
-/// by [`Role`] and `Pattern as usize`, in quarter evaluation units (see
-/// [`POTENTIAL_SCALE`]); the evaluation sums these over every empty cell. The side to move's
-/// row also orders moves (see `search::threats::threat_value`).
-///
-/// Fitted to self-play results together with [`super::combo::COMBO_POTENTIAL`] (Texel's
-/// method, `examples/eval_fit.rs`; see `docs/patterns.md`): 138,918 positions of 4,700
-/// games, the squared error of `σ(eval / 600)` against the result minimised with every weight
-/// kept at 0 or more, then rounded, the fours capped at 1200.
-pub const PATTERN_POTENTIAL: [[i32; 12]; 2] = [
-    // Dead, Overline, B1, F1, B2, F2, B3, F3, B4, F4, DoubleFour, Five
-    [0, 0, 0, 3, 15, 38, 105, 301, 407, 1200, 1200, 1200], // to move
-    [0, 0, 0, 1, 14, 35, 88, 201, 390, 1200, 1200, 1200],  // waiting
-];
-
-/// [`PATTERN_POTENTIAL`] is in units of 1 / `POTENTIAL_SCALE` of the evaluation: fine enough
-/// for the small weights, which count hundreds of times on a board.
-pub const POTENTIAL_SCALE: i32 = 4;
-
-/// Where the sum of `color` with `role`'s weights sits in a packed potential: 32 bits each,
-/// at bit `32 · (2 · colour + role)` (so each colour's two sums are one 64-bit half).
-#[inline(always)]
-pub const fn potential_shift(color: Color, role: Role) -> u32 {
-    32 * (2 * color as u32 + role as u32)
-}
 
 /// The potential of every pattern pair (by its pattern bits, `pair & 0xFF`) for both colours
 /// and both roles, packed in one integer (see [`potential_shift`]). One lookup and one
@@ -664,7 +584,7 @@ impl LineState<Bits256> for LineKeys {
         }
         // Occupied cells' pairs and kinds are frozen at their placement (see `update`):
         // only the empty cells' must agree.
-        let empty = Bits256::FULL.without(black | white);
+        let empty = !(black | white);
         // The sums are the board's only while every stone was placed with them on.
         let sums = self.frames.iter().all(|frame| frame.sums);
         let empty_agree = empty.iter().all(|c| {
@@ -721,9 +641,5 @@ impl LineState<Bits256> for LineKeys {
 
     fn keep_sums(&mut self, on: bool) -> bool {
         std::mem::replace(&mut self.sums, on)
-    }
-
-    fn renju_forbidden(&self, black: Bits256, white: Bits256, candidates: Bits256) -> Bits256 {
-        crate::renju::forbidden_among(self, black, white, candidates)
     }
 }

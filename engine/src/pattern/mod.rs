@@ -17,6 +17,8 @@
 mod classify;
 pub mod combo;
 pub mod keys;
+pub mod pair;
 pub mod table;
+pub mod weights;
 
 pub use classify::Pattern;

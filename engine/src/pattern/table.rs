@@ -39,6 +39,7 @@ pub use super::classify::{
     SIDE_OFFSET, slot, swap_colours,
 };
 use super::combo::ComboTable;
+use super::pair::{PatternPair, pack_pair, pair_pattern};
 use crate::color::Color;
 use crate::rules::Rule;
 
@@ -67,24 +68,6 @@ pub fn compact_key(key: u32) -> u32 {
         SIDE_OFFSET[HALF - on_board] + digits
     };
     side(true) * SIDE_KEYS + side(false)
-}
-
-/// A table entry: black's pattern in bits 0..4, white's in bits 4..8, and in bits 8..16 the
-/// threat kinds of both (black's in 8..12, white's in 12..16; see
-/// [`super::keys::ThreatKind`]), so that make and unmake read what changed with one XOR.
-pub type PatternPair = u16;
-
-/// Packs black's and white's patterns into a [`PatternPair`].
-#[inline]
-pub const fn pack_pair(black: Pattern, white: Pattern) -> PatternPair {
-    let kinds = super::keys::kinds_of(black) | super::keys::kinds_of(white) << 4;
-    (black as u16) | (white as u16) << 4 | (kinds as u16) << 8
-}
-
-/// The pattern of `color` in a [`PatternPair`].
-#[inline(always)]
-pub const fn pair_pattern(pair: PatternPair, color: Color) -> Pattern {
-    Pattern::from_u8(((pair >> (4 * color as u16)) & 15) as u8)
 }
 
 /// The patterns for black and white of every line under one rule, by compact key, and the

@@ -9,10 +9,10 @@
 //! evaluation or an upper bound below it — pulls the entry of its last two moves towards
 //! the difference, more for deeper searches and less as the entry nears its limit.
 
-use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::color::Color;
 use crate::score::Score;
+use crate::size::Size;
 
 /// Entries per side to move: the last move's cell index × 256 + the one before's (255 for
 /// none).
@@ -36,7 +36,7 @@ impl CorrectionHistory {
 
     /// The entry index of `board`'s last two moves.
     #[inline]
-    fn slot<B: Bitboard>(board: &Board<B>) -> usize {
+    fn slot<B: Size>(board: &Board<B>) -> usize {
         let history = board.history();
         let back = |n: usize| {
             history.len().checked_sub(n).map_or(u8::MAX as usize, |i| history[i].index())
@@ -46,7 +46,7 @@ impl CorrectionHistory {
 
     /// The correction to add to the static evaluation of `board` (for its side to move).
     #[inline]
-    pub(crate) fn correction<B: Bitboard>(&self, board: &Board<B>) -> Score {
+    pub(crate) fn correction<B: Size>(&self, board: &Board<B>) -> Score {
         self.get(board.side_to_move(), Self::slot(board))
     }
 
@@ -56,7 +56,7 @@ impl CorrectionHistory {
 
     /// A search of `depth` plies found `board` worth `diff` more than its corrected
     /// evaluation (less, if negative).
-    pub(crate) fn update<B: Bitboard>(&mut self, board: &Board<B>, depth: i32, diff: Score) {
+    pub(crate) fn update<B: Size>(&mut self, board: &Board<B>, depth: i32, diff: Score) {
         self.add(board.side_to_move(), Self::slot(board), depth, diff);
     }
 

@@ -47,15 +47,15 @@ use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 
 use arrayvec::ArrayVec;
 
-use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::outcome::Outcome;
 use crate::eval;
 use crate::geometry::{Cell, Symmetry};
 use crate::movegen;
+use crate::outcome::Outcome;
 use crate::solve;
 use crate::tt::{Bound, PROVEN_DEPTH, TranspositionTable, TtEntry, score_from_tt, score_to_tt};
 
+pub use crate::report::{PvLine, SearchInfo, SearchResult};
 pub use limits::SearchLimits;
 pub use parallel::{HELPER_STACK_BYTES, MAX_THREADS};
 pub use pruning::{
@@ -63,19 +63,21 @@ pub use pruning::{
     RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SE_MARGIN, SE_MIN_DEPTH,
     SE_TT_DEPTH_SLACK,
 };
-pub use crate::report::{PvLine, SearchInfo, SearchResult};
 pub use root::{
     DEFENCE_DEEPER_MOVES, DEFENCE_VCT_MAX_NODES, DEFENCE_VCT_NODES, ROOT_VCF_FOURS, ROOT_VCF_NODES,
     ROOT_VCT_NODES, THREAT_TIME_FRACTION, VCT_THREATS, VERIFY_MIN_DEPTH, VERIFY_TIME_FRACTION,
     VERIFY_TIME_SHARE, VERIFY_VCT_MAX_NODES, VERIFY_VCT_NODES,
 };
 
+use crate::score::{
+    self, INFINITY, MATE_BOUND, MAX_EVAL, MAX_PLY, Score, is_decisive, loss_in, win_in,
+};
+use crate::size::Size;
 use correction::CorrectionHistory;
 use limits::{Stability, StopCheck};
 use ordering::{MovePicker, Ordering};
 use pruning::{internal_reduction, lmr_reduction, singular_beta};
 use root::BestMoveChecks;
-use crate::score::{self, INFINITY, MATE_BOUND, MAX_EVAL, MAX_PLY, Score, is_decisive, loss_in, win_in};
 use symmetry::SymmetricHash;
 use threats::{ThreatSearch, Threats};
 
@@ -92,7 +94,7 @@ pub const LEAF_VCF_FOURS: u32 = 6;
 pub const MAX_LINES: usize = 32;
 
 /// Searches `board` within `limits`, reporting each completed iteration to `on_info`.
-pub fn search<B: Bitboard>(
+pub fn search<B: Size>(
     board: &Board<B>,
     tt: &mut TranspositionTable,
     limits: SearchLimits,
@@ -102,7 +104,7 @@ pub fn search<B: Bitboard>(
 }
 
 /// One search: the board it changes in place, its table, its limits and its statistics.
-pub struct Searcher<'t, B: Bitboard> {
+pub struct Searcher<'t, B: Size> {
     board: Board<B>,
     /// Shared with the helper threads, if any (its probes and stores take `&self`).
     tt: &'t TranspositionTable,
@@ -153,7 +155,7 @@ pub struct Searcher<'t, B: Bitboard> {
     helper_nodes: Arc<[AtomicU64; 2]>,
 }
 
-impl<'t, B: Bitboard> Searcher<'t, B> {
+impl<'t, B: Size> Searcher<'t, B> {
     /// Prepares a search of `board`; entries `tt` holds from earlier searches age by one.
     pub fn new(board: Board<B>, tt: &'t mut TranspositionTable, limits: SearchLimits) -> Self {
         tt.new_search();
@@ -372,7 +374,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
     /// fours; and at the `root` only those that survive the opponent's threat sequences
     /// (the defence filter), unless none does.
     fn candidates(&self, excluded: B, root: bool) -> B {
-        let mut candidates = movegen::candidates(&self.board).without(excluded);
+        let mut candidates = movegen::candidates(&self.board) - excluded;
         if let Some(defences) = threats::defences_against_three(&self.board, candidates)
             && !defences.is_empty()
         {
@@ -594,7 +596,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
         let empty = self.board.empty_cells();
 
         // 2. Immediate win (a five is never forbidden).
-        if let Some(win) = self.board.winning_cells(color).without(excluded).lowest() {
+        if let Some(win) = (self.board.winning_cells(color) - excluded).lowest() {
             self.pv[ply][ply] = win;
             self.pv_len[ply] = ply + 1;
             return win_in(ply + 1);
@@ -608,14 +610,14 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             let fives = threats;
             threats = threats::five_blocks(&mut self.board, color.opponent(), fives);
             if threats.is_empty() {
-                if let Some(five) = fives.without(excluded).lowest() {
+                if let Some(five) = (fives - excluded).lowest() {
                     self.pv[ply][ply] = five;
                     self.pv_len[ply] = ply + 1;
                 }
                 return loss_in(ply + 2);
             }
             if self.board.renju_black_to_move() {
-                threats = threats.without(self.board.forbidden_among(threats));
+                threats = threats - self.board.forbidden_among(threats);
                 if threats.is_empty() {
                     return loss_in(ply + 2);
                 }
@@ -729,7 +731,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
             depth - 1
         } else {
             // The single block, searched without spending depth.
-            moves.add_in_cell_order(threats.without(excluded));
+            moves.add_in_cell_order(threats - excluded);
             depth
         };
 
@@ -878,6 +880,7 @@ impl<'t, B: Bitboard> Searcher<'t, B> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::Bitboard;
     use crate::bitboard::Bits256;
     use crate::rules::Rule;
 

@@ -3,7 +3,6 @@
 
 use arrayvec::ArrayVec;
 
-use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::color::Color;
 use crate::eval::WINDOW_WEIGHT;
@@ -11,6 +10,7 @@ use crate::geometry::Cell;
 use crate::pattern::keys::LineState;
 use crate::score::MAX_PLY;
 use crate::search::threats::threat_value;
+use crate::size::Size;
 
 /// History counts are scaled; the static priority breaks history ties.
 const HISTORY_SCALE: i64 = 1 << 12;
@@ -25,7 +25,7 @@ pub(crate) type MoveList = ArrayVec<Cell, 256>;
 /// every candidate); the rest are scored when first needed — with the history as it is then —
 /// and picked by selection for the first few (most nodes cut off early, so sorting them all
 /// would be wasted), then by one sort. Ties break by cell index.
-pub(crate) struct MovePicker<B: Bitboard> {
+pub(crate) struct MovePicker<B: Size> {
     staged: ArrayVec<Cell, 3>,
     unscored: B,
     /// Scored moves, each packed into one integer (see [`pack`]): 2 KiB to move instead of
@@ -59,7 +59,7 @@ pub(crate) fn unpack_key(packed: i64) -> i64 {
     packed.div_euclid(256)
 }
 
-impl<B: Bitboard> MovePicker<B> {
+impl<B: Size> MovePicker<B> {
     /// A picker with no moves yet (see [`MovePicker::add_in_cell_order`] and
     /// [`Ordering::stage`]). Pickers are filled where they live: moving one copies 2 KiB.
     pub(crate) fn new() -> MovePicker<B> {
@@ -146,7 +146,7 @@ impl Ordering {
     }
 
     /// `moves` sorted best first for the side to move at `ply`.
-    pub(crate) fn order<B: Bitboard>(
+    pub(crate) fn order<B: Size>(
         &self,
         board: &Board<B>,
         moves: B,
@@ -160,7 +160,7 @@ impl Ordering {
 
     /// Puts `moves` into the empty `picker`, to be picked best first (see [`MovePicker`])
     /// for the side to move at `ply`.
-    pub(crate) fn stage<B: Bitboard>(
+    pub(crate) fn stage<B: Size>(
         &self,
         picker: &mut MovePicker<B>,
         moves: B,
@@ -172,7 +172,7 @@ impl Ordering {
         for cell in [tt_move, killer, second].into_iter().flatten() {
             if unscored.contains(cell) {
                 picker.staged.push(cell);
-                unscored = unscored.without(B::from_cell(cell));
+                unscored = unscored - B::from_cell(cell);
             }
         }
         picker.unscored = unscored;
@@ -181,7 +181,7 @@ impl Ordering {
 
 /// How promising `cell` is by itself: for each win window through it, what one more stone
 /// would make of the side to move's window (attack) or of the opponent's (defence).
-pub(crate) fn cell_priority<B: Bitboard>(board: &Board<B>, cell: Cell) -> i64 {
+pub(crate) fn cell_priority<B: Size>(board: &Board<B>, cell: Cell) -> i64 {
     let side = board.side_to_move();
     if let (Some(mine), Some(theirs)) = (
         board.lines().cell_patterns(cell, side),
@@ -208,6 +208,7 @@ pub(crate) fn cell_priority<B: Bitboard>(board: &Board<B>, cell: Cell) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::Bitboard;
     use crate::bitboard::Bits256;
     use crate::rng::SplitMix64;
     use crate::rules::Rule;

@@ -5,9 +5,9 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
-use crate::score::{MAX_PLY, is_decisive};
 use super::{PvLine, SearchInfo, SearchLimits, SearchResult, Searcher};
-use crate::bitboard::Bitboard;
+use crate::score::{MAX_PLY, is_decisive};
+use crate::size::Size;
 
 /// Most threads a search runs (see [`Searcher::with_threads`]).
 pub const MAX_THREADS: usize = 64;
@@ -15,7 +15,7 @@ pub const MAX_THREADS: usize = 64;
 /// to spare (the frames of a 15×15 line of [`MAX_PLY`] plies take a few MiB at most).
 pub const HELPER_STACK_BYTES: usize = 16 << 20;
 
-impl<B: Bitboard> Searcher<'_, B> {
+impl<B: Size> Searcher<'_, B> {
     /// [`Searcher::search_alone`] on this thread while `helpers` more threads search the same root
     /// (see [`Searcher::with_threads`]) from the start until this thread is done. A helper
     /// that cannot be started is done without.
@@ -112,6 +112,7 @@ impl<B: Bitboard> Searcher<'_, B> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::Bitboard;
     use crate::bitboard::Bits256;
     use crate::board::Board;
     use crate::rules::Rule;

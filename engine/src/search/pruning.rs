@@ -6,11 +6,12 @@
 use std::sync::LazyLock;
 
 use super::Searcher;
-use crate::score::{Score, is_decisive};
-use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::geometry::Cell;
-use crate::pattern::keys::{LineState, ThreatKind};
+use crate::pattern::keys::LineState;
+use crate::pattern::pair::ThreatKind;
+use crate::score::{Score, is_decisive};
+use crate::size::Size;
 use crate::tt::{Bound, TtEntry, score_from_tt};
 
 /// Late-move reductions: from this remaining depth ...
@@ -104,7 +105,7 @@ pub const RAZOR_MAX_DEPTH: i32 = 2;
 /// depth below alpha has the node searched as a leaf, which ends it if it fails low there.
 pub const RAZOR_MARGIN: Score = 200;
 
-impl<B: Bitboard> Searcher<'_, B> {
+impl<B: Size> Searcher<'_, B> {
     /// Reverse futility pruning, at a shallow null-window node with no five threatened: if
     /// the static evaluation is at least [`RFP_MARGIN`] per ply of `depth` (at most
     /// [`RFP_MAX_DEPTH`]) above `beta`, the node fails high with it unsearched — unless the
@@ -160,19 +161,20 @@ impl<B: Bitboard> Searcher<'_, B> {
                 }
             }
         }
-        B::FULL.without(tactical)
+        !tactical
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::Bitboard;
     use crate::bitboard::Bits256;
     use crate::board::Board;
     use crate::eval;
     use crate::rules::Rule;
-    use crate::search::SearchLimits;
     use crate::score::{INFINITY, win_in};
+    use crate::search::SearchLimits;
     use crate::tt::{TranspositionTable, score_to_tt};
 
     /// The singular-extension test needs depth, a lower bound or exact score from a search

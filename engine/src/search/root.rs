@@ -5,15 +5,15 @@
 
 use std::time::{Duration, Instant};
 
-use crate::score::{Score, is_decisive, win_in};
 use super::threats::{self, Threats};
 use super::{PvLine, SearchInfo, SearchResult, Searcher};
-use crate::bitboard::Bitboard;
-use crate::outcome::Outcome;
 use crate::geometry::Cell;
 use crate::movegen;
+use crate::outcome::Outcome;
 use crate::pattern::Pattern;
 use crate::pattern::keys::LineState;
+use crate::score::{Score, is_decisive, win_in};
+use crate::size::Size;
 
 /// VCF nodes allowed at the root, before the main search.
 pub const ROOT_VCF_NODES: u64 = 20_000;
@@ -105,7 +105,7 @@ fn slice_deadline(now: Instant, end: Instant, remaining: usize) -> Instant {
     now + end.saturating_duration_since(now) / share
 }
 
-impl<B: Bitboard> Searcher<'_, B> {
+impl<B: Size> Searcher<'_, B> {
     /// 15×15, before the iterations: the side to move's own threat sequences (a VCF, then a
     /// VCT, within [`THREAT_TIME_FRACTION`] of the time between them), then the defence
     /// filter (see [`Searcher::safe_root_moves`]). A win found is reported and put in
@@ -244,7 +244,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         }
         let kept = self.root_moves;
         let allowed = kept.unwrap_or_else(|| movegen::candidates(&self.board));
-        self.root_moves = Some(allowed.without(B::from_cell(best)));
+        self.root_moves = Some(allowed - B::from_cell(best));
         if self.candidates(B::EMPTY, true).contains(best) {
             // Nothing else is left: the filter would step aside and let `best` back in.
             self.root_moves = kept;
@@ -273,7 +273,7 @@ impl<B: Bitboard> Searcher<'_, B> {
         {
             nodes *= 4;
             // (Moves the clock left unchecked stay.)
-            let still_safe = safe.without(self.refuted_among(safe.iter(), nodes, false).1);
+            let still_safe = safe - self.refuted_among(safe.iter(), nodes, false).1;
             if still_safe.is_empty() {
                 break;
             }
@@ -394,6 +394,7 @@ impl<B: Bitboard> Searcher<'_, B> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::Bitboard;
     use crate::bitboard::Bits256;
     use crate::board::Board;
     use crate::rules::Rule;

@@ -10,15 +10,17 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
-use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::outcome::Outcome;
 use crate::color::Color;
 use crate::geometry::Cell;
+use crate::outcome::Outcome;
 use crate::pattern::Pattern;
-use crate::pattern::keys::{LineState, PATTERN_POTENTIAL, Role, ThreatKind};
+use crate::pattern::keys::LineState;
+use crate::pattern::pair::ThreatKind;
+use crate::pattern::weights::{PATTERN_POTENTIAL, Role};
 use crate::rules::Rule;
 use crate::search::ordering::{pack, unpack_cell, unpack_key};
+use crate::size::Size;
 
 /// Threat class scores of a cell for one side (see [`threat_value`]).
 pub const FIVE_VALUE: i64 = 1 << 30;
@@ -82,7 +84,7 @@ pub fn threat_value(patterns: &[Pattern; 4]) -> i64 {
 /// an end a few cells out, so every cell within reach of the open-four points counts (a
 /// superset of the defences: the search refutes the others). `None` when there is no such
 /// threat or the board keeps no patterns.
-pub fn defences_against_three<B: Bitboard>(board: &Board<B>, candidates: B) -> Option<B> {
+pub fn defences_against_three<B: Size>(board: &Board<B>, candidates: B) -> Option<B> {
     let me = board.side_to_move();
     let them = me.opponent();
     let lines = board.lines();
@@ -105,7 +107,7 @@ pub fn defences_against_three<B: Bitboard>(board: &Board<B>, candidates: B) -> O
 /// [`crate::pattern::table`]), so every cell within a key's reach of the fives is tried.
 /// Under the other rules a five is blocked on its cell alone and two cannot both be
 /// (renju's forbidden points are the caller's concern).
-pub(crate) fn five_blocks<B: Bitboard>(board: &mut Board<B>, attacker: Color, fives: B) -> B {
+pub(crate) fn five_blocks<B: Size>(board: &mut Board<B>, attacker: Color, fives: B) -> B {
     debug_assert_eq!(fives, board.winning_cells(attacker));
     if !board.rule().is_caro() || fives.is_empty() {
         return if fives.count() == 1 { fives } else { B::EMPTY };
@@ -124,7 +126,7 @@ pub(crate) fn five_blocks<B: Bitboard>(board: &mut Board<B>, attacker: Color, fi
 /// (so no reply threatens five and one stone blocks only one of the two lines; the other
 /// becomes an open four). Never for renju black, whose double three is forbidden; `false`
 /// without patterns.
-pub fn double_three_wins<B: Bitboard>(board: &Board<B>) -> bool {
+pub fn double_three_wins<B: Size>(board: &Board<B>) -> bool {
     if board.renju_black_to_move() {
         return false;
     }
@@ -156,11 +158,7 @@ type AttackList = arrayvec::ArrayVec<i64, 256>;
 /// (ties by cell): every cell where it makes a four and, with `threes`, an open three.
 /// `None` without patterns. (An out-parameter: the 4 KiB list is built in the caller's
 /// frame instead of being copied out at every threat-search node.)
-fn attacking_moves<B: Bitboard>(
-    board: &Board<B>,
-    threes: bool,
-    moves: &mut AttackList,
-) -> Option<()> {
+fn attacking_moves<B: Size>(board: &Board<B>, threes: bool, moves: &mut AttackList) -> Option<()> {
     let me = board.side_to_move();
     let lines = board.lines();
     sorted_by_value(attack_cells(board, me, threes)?, moves, |cell| {
@@ -170,7 +168,7 @@ fn attacking_moves<B: Bitboard>(
 
 /// Fills `list` with `cells`, each [`pack`]ed with its `value`, highest value first (ties by
 /// cell); `None` if a value is.
-fn sorted_by_value<B: Bitboard>(
+fn sorted_by_value<B: Size>(
     cells: B,
     list: &mut AttackList,
     value: impl Fn(Cell) -> Option<i64>,
@@ -188,11 +186,7 @@ fn sorted_by_value<B: Bitboard>(
 /// defender's own threats while taking the attacker's best cells refute most often.
 /// (Measured on the tactics set: 34.6 M solver nodes in cell order, 11.4 M in this one; the
 /// attacker's value alone, or counted twice, gives 26–27 M.) `None` without patterns.
-fn defences_in_order<B: Bitboard>(
-    board: &Board<B>,
-    defences: B,
-    list: &mut AttackList,
-) -> Option<()> {
+fn defences_in_order<B: Size>(board: &Board<B>, defences: B, list: &mut AttackList) -> Option<()> {
     if defences.count() == 1 {
         // A forced block (every defence in a VCF): nothing to order.
         list.extend(defences.iter().map(|cell| pack(0, cell)));
@@ -210,7 +204,7 @@ fn defences_in_order<B: Bitboard>(
 
 /// The empty cells where `color` would make a four (or, with `threes`, an open three);
 /// `None` on boards without patterns.
-fn attack_cells<B: Bitboard>(board: &Board<B>, color: Color, threes: bool) -> Option<B> {
+fn attack_cells<B: Size>(board: &Board<B>, color: Color, threes: bool) -> Option<B> {
     let lines = board.lines();
     let mut cells = lines.threat_cells(color, ThreatKind::Four)?;
     if threes {
@@ -222,7 +216,7 @@ fn attack_cells<B: Bitboard>(board: &Board<B>, color: Color, threes: bool) -> Op
 /// The empty cells where a plain four of `color` can win as its last attacking move: all
 /// its fours for white against renju black (the block may be forbidden), else none (a last
 /// move must be a winning four, an open or a double four). `None` without patterns.
-fn plain_last_fours<B: Bitboard>(board: &Board<B>, color: Color) -> Option<B> {
+fn plain_last_fours<B: Size>(board: &Board<B>, color: Color) -> Option<B> {
     if board.rule() == Rule::Renju && color == Color::White {
         attack_cells(board, color, false)
     } else {
@@ -232,8 +226,8 @@ fn plain_last_fours<B: Bitboard>(board: &Board<B>, color: Color) -> Option<B> {
 
 /// Whether `color` has a cell outside `except` where a last attacking move can win: a
 /// winning four, or one of its [`plain_last_fours`]. `None` without patterns.
-fn last_move_wins_possible<B: Bitboard>(board: &Board<B>, color: Color, except: B) -> Option<bool> {
-    let fours = attack_cells(board, color, false)?.without(except);
+fn last_move_wins_possible<B: Size>(board: &Board<B>, color: Color, except: B) -> Option<bool> {
+    let fours = attack_cells(board, color, false)? - except;
     if !(fours & plain_last_fours(board, color)?).is_empty() {
         return Some(true);
     }
@@ -379,7 +373,7 @@ impl ThreatSearch {
     /// attacking moves deep, `limit` nodes and, if given, until `deadline`; `None` if none is
     /// found (or the board keeps no patterns). The board is restored; `first` receives the
     /// first attacking move.
-    pub(crate) fn solve<B: Bitboard>(
+    pub(crate) fn solve<B: Size>(
         &mut self,
         board: &mut Board<B>,
         threats: Threats,
@@ -428,7 +422,7 @@ impl ThreatSearch {
     /// [`ThreatSearch::solve`], guided by the hints kept (if any) when given `delta`: the
     /// position being solved, and every one reached from it, has the hash of the
     /// corresponding position of the hints' solve xor `delta`.
-    pub(crate) fn solve_guided<B: Bitboard>(
+    pub(crate) fn solve_guided<B: Size>(
         &mut self,
         board: &mut Board<B>,
         threats: Threats,
@@ -452,7 +446,7 @@ impl ThreatSearch {
 
     /// [`ThreatSearch::solve`] once set up: VCF in one pass, VCT by iterative deepening
     /// (from the hints' depth when guided).
-    fn deepen<B: Bitboard>(
+    fn deepen<B: Size>(
         &mut self,
         board: &mut Board<B>,
         max_threats: u32,
@@ -502,7 +496,7 @@ impl ThreatSearch {
         false
     }
 
-    fn attack<B: Bitboard>(
+    fn attack<B: Size>(
         &mut self,
         board: &mut Board<B>,
         depth: u32,
@@ -549,7 +543,7 @@ impl ThreatSearch {
     }
 
     /// [`ThreatSearch::attack`] past the immediate win and the table: the attacking moves.
-    fn attack_moves<B: Bitboard>(
+    fn attack_moves<B: Size>(
         &mut self,
         board: &mut Board<B>,
         depth: u32,
@@ -625,7 +619,7 @@ impl ThreatSearch {
 
     /// Whether playing `cell` leaves the side to move two fives to make and the opponent
     /// none (the checker of the winning-four shortcut in [`ThreatSearch::attack_moves`]).
-    fn leaves_two_fives<B: Bitboard>(board: &mut Board<B>, cell: Cell) -> bool {
+    fn leaves_two_fives<B: Size>(board: &mut Board<B>, cell: Cell) -> bool {
         let me = board.side_to_move();
         let ongoing = board.play_unchecked(cell) == Outcome::Ongoing;
         let wins = ongoing
@@ -637,7 +631,7 @@ impl ThreatSearch {
 
     /// The defender to move after a threat: `Some(plies)` (counted from the defender's move)
     /// if every defence loses.
-    fn refute_all<B: Bitboard>(&mut self, board: &mut Board<B>, depth: u32) -> Option<usize> {
+    fn refute_all<B: Size>(&mut self, board: &mut Board<B>, depth: u32) -> Option<usize> {
         let defender = board.side_to_move();
         let attacker = defender.opponent();
         if !board.winning_cells(defender).is_empty() {
@@ -657,7 +651,7 @@ impl ThreatSearch {
             },
         };
         let defences = if board.renju_black_to_move() {
-            defences.without(board.forbidden_among(defences))
+            defences - board.forbidden_among(defences)
         } else {
             defences
         };
@@ -668,7 +662,7 @@ impl ThreatSearch {
             // if the block makes a four of the defender's, the attacker's forced answer is
             // not an attacking cell either (or it would be one now), so no five and no
             // open-four point follows it. Not played.
-            if attack_cells(board, attacker, self.threes)?.without(fives).is_empty() {
+            if (attack_cells(board, attacker, self.threes)? - fives).is_empty() {
                 return None;
             }
         }
@@ -710,6 +704,7 @@ impl ThreatSearch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::Bitboard;
     use crate::bitboard::Bits256;
     use crate::color::Color;
     use crate::rules::Rule;

@@ -19,10 +19,10 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 
-use mnk_engine::BoardSize;
 use mnk_engine::color::Color;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
+use mnk_engine::size::BoardSize;
 
 use mnk_protocol::command::Point;
 use mnk_protocol::manager::stats::{SprtVerdict, Tally, sprt_bounds, sprt_verdict};

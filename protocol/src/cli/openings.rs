@@ -17,12 +17,12 @@
 use std::collections::HashSet;
 use std::io::Write;
 
-use mnk_engine::BoardSize;
 use mnk_engine::geometry::Symmetry;
 use mnk_engine::notation::format_pos;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
 use mnk_engine::score::{Score, format_score};
+use mnk_engine::size::BoardSize;
 
 use mnk_protocol::command::Point;
 use mnk_protocol::manager::{opening_score, random_opening};

@@ -6,14 +6,16 @@
 use std::io::Write;
 use std::time::Instant;
 
-use mnk_engine::bitboard::Bitboard;
 use mnk_engine::board::Board;
+use mnk_engine::game::Game;
 use mnk_engine::perft::{NodeCount, divide_parallel};
 use mnk_engine::rules::Rule;
-use mnk_engine::{BoardSize, with_board_size};
+use mnk_engine::size::BoardSize;
+use mnk_engine::with_game;
 
 use super::CliError;
 use super::args::{Options, UsageError};
+use mnk_engine::size::Size;
 
 pub(crate) const USAGE: &str = "pbrain-mnk perft --size 3|5|15 --depth D [--rule freestyle|standard|renju|caro|caro-exact] \
 [--moves \"<moves>\"] [--divide] [--threads N]";
@@ -35,19 +37,18 @@ pub(crate) fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> 
         return Err(UsageError(format!("--threads must be 1..256, not {threads}")).into());
     }
     let moves = opts.raw("moves").unwrap_or("");
-    with_board_size!(size, B => count::<B>(rule, moves, depth, threads, opts.flag("divide"), out))
+    let game = Game::from_notation(size, rule, moves)
+        .map_err(|e| UsageError(format!("bad --moves: {e}")))?;
+    with_game!(&game, board => count(board, depth, threads, opts.flag("divide"), out))
 }
 
-fn count<B: Bitboard>(
-    rule: Rule,
-    moves: &str,
+fn count<B: Size>(
+    board: &Board<B>,
     depth: u32,
     threads: usize,
     show_divide: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let board = Board::<B>::from_notation(rule, moves)
-        .map_err(|e| UsageError(format!("bad --moves: {e}")))?;
     let max_depth = B::GEOMETRY.cells() as u32;
     if depth > max_depth {
         return Err(UsageError(format!("--depth must be 0..={max_depth} on this board")).into());
@@ -72,7 +73,7 @@ fn count<B: Bitboard>(
         );
     }
     let start = Instant::now();
-    let split = divide_parallel(&board, depth, threads);
+    let split = divide_parallel(board, depth, threads);
     let nodes: NodeCount = if depth == 0 { 1 } else { split.iter().map(|&(_, n)| n).sum() };
     let elapsed = start.elapsed();
     if show_divide {

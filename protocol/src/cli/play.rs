@@ -9,20 +9,20 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use mnk_engine::BoardSize;
 use mnk_engine::bitboard::Bitboard;
-use mnk_engine::outcome::Outcome;
 use mnk_engine::color::Color;
 use mnk_engine::notation::format_pos;
+use mnk_engine::outcome::Outcome;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
 use mnk_engine::score::format_score;
 use mnk_engine::search::{SearchLimits, search};
+use mnk_engine::size::BoardSize;
 use mnk_engine::tt::TranspositionTable;
 
+use mnk_engine::game::Game;
+use mnk_engine::with_game;
 use mnk_protocol::command::{Point, parse_point};
-use mnk_protocol::game::{Game, xy_of};
-use mnk_protocol::with_game;
 
 use super::CliError;
 use super::args::Options;
@@ -130,7 +130,7 @@ fn format_point((x, y): Point) -> String {
 
 fn legal_points(game: &Game) -> Vec<Point> {
     with_game!(game, b => {
-        b.legal_moves().iter().map(|c| xy_of(b, c)).collect()
+        b.legal_moves().iter().map(|c| b.geometry().xy(c)).collect()
     })
 }
 
@@ -146,7 +146,7 @@ fn engine_move(game: &Game, tt: &mut TranspositionTable, time: Duration) -> (Poi
             result.nodes + result.vcf_nodes,
             result.time.as_millis()
         );
-        (xy_of(b, cell), summary)
+        (b.geometry().xy(cell), summary)
     })
 }
 

@@ -8,17 +8,19 @@
 
 use std::io::Write;
 
-use mnk_engine::bitboard::Bitboard;
 use mnk_engine::board::Board;
+use mnk_engine::game::Game;
 use mnk_engine::outcome::Outcome;
-use mnk_engine::rules::Rule;
 use mnk_engine::report::nodes_per_second;
+use mnk_engine::rules::Rule;
+use mnk_engine::size::BoardSize;
 use mnk_engine::solve::{GameValue, solve_with};
 use mnk_engine::tt::TranspositionTable;
-use mnk_engine::{BoardSize, with_board_size};
+use mnk_engine::with_game;
 
 use super::CliError;
 use super::args::{Options, UsageError};
+use mnk_engine::size::Size;
 
 pub(crate) const USAGE: &str = "pbrain-mnk solve --size 3|5 [--rule freestyle|standard] [--moves \"<moves>\"] [--hash-mb M] [--no-pairing]";
 
@@ -39,20 +41,19 @@ pub(crate) fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> 
     }
     let moves = opts.raw("moves").unwrap_or("");
     let pairing = !opts.flag("no-pairing");
-    with_board_size!(size, B => run_solve::<B>(rule, moves, hash_mb, pairing, out))
+    let game = Game::from_notation(size, rule, moves)
+        .map_err(|e| UsageError(format!("bad --moves: {e}")))?;
+    with_game!(&game, board => run_solve(board, hash_mb, pairing, out))
 }
 
-fn run_solve<B: Bitboard>(
-    rule: Rule,
-    moves: &str,
+fn run_solve<B: Size>(
+    board: &Board<B>,
     hash_mb: usize,
     pairing: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let board = Board::<B>::from_notation(rule, moves)
-        .map_err(|e| UsageError(format!("bad --moves: {e}")))?;
     let mut tt = TranspositionTable::with_bytes(hash_mb << 20);
-    let solution = solve_with(&board, &mut tt, pairing);
+    let solution = solve_with(board, &mut tt, pairing);
     let value = match board.outcome() {
         Outcome::Ongoing => solution.value(),
         Outcome::Draw => GameValue::Draw,

@@ -19,19 +19,19 @@ pub mod stats;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use mnk_engine::BoardSize;
 use mnk_engine::board::IllegalMove;
-use mnk_engine::outcome::Outcome;
 use mnk_engine::color::Color;
+use mnk_engine::outcome::Outcome;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
 use mnk_engine::score::Score;
 use mnk_engine::search::{self, SearchLimits};
+use mnk_engine::size::BoardSize;
 use mnk_engine::tt::TranspositionTable;
 
 use crate::command::{Point, parse_point};
-use crate::game::Game;
 use engine::{EngineError, EngineProcess};
+use mnk_engine::game::Game;
 
 /// How long an engine may take to answer `ABOUT` and `START`.
 pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(10);
@@ -438,7 +438,7 @@ pub fn opening_score(
     }
     let mut tt = TranspositionTable::with_bytes(OPENING_SCORE_TABLE_BYTES);
     let limits = SearchLimits { nodes: Some(nodes), ..SearchLimits::default() };
-    Ok(crate::with_game!(&game, b => search::search(b, &mut tt, limits, &mut |_| {}).score()))
+    Ok(mnk_engine::with_game!(&game, b => search::search(b, &mut tt, limits, &mut |_| {}).score()))
 }
 
 /// The game in SGF (`GM[4]`), moves as `B[hh]` with letters for x then y.

@@ -8,19 +8,19 @@ use std::time::{Duration, Instant};
 
 use mnk_engine::perft::{NodeCount, perft_until};
 
-use mnk_engine::bitboard::Bitboard;
+use mnk_engine::classroom;
 use mnk_engine::geometry::Cell;
+use mnk_engine::report::{PvLine, SearchInfo, SearchResult};
 use mnk_engine::score::format_score;
 use mnk_engine::search::{SearchLimits, Searcher};
-use mnk_engine::report::{PvLine, SearchInfo, SearchResult};
+use mnk_engine::size::BoardSize;
 use mnk_engine::tt::TranspositionTable;
-use mnk_engine::{BoardSize, classroom};
 
 use super::Player;
 use crate::command::Point;
-use crate::game::{Game, xy_of};
 use crate::response::Response;
-use crate::with_game;
+use mnk_engine::game::Game;
+use mnk_engine::with_game;
 
 /// Why a search runs.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -151,7 +151,7 @@ impl SearchJob {
                     classroom::search(b, depth, limits.stop.as_deref())
                 }
             };
-            let best = r.best_move.map(|c| xy_of(b, c));
+            let best = r.best_move.map(|c| b.geometry().xy(c));
             (r, best)
         });
         SearchOutcome {
@@ -206,9 +206,6 @@ pub fn format_nbest_line(index: usize, asked: usize, line: &PvLine, size: BoardS
 
 /// A principal variation in "pos" notation, space separated.
 fn format_pv(pv: &[Cell], size: BoardSize) -> String {
-    let moves: Vec<String> = pv
-        .iter()
-        .map(|&c| mnk_engine::with_board_size!(size, B => B::GEOMETRY.format_pos(c)))
-        .collect();
+    let moves: Vec<String> = pv.iter().map(|&c| size.geometry().format_pos(c)).collect();
     moves.join(" ")
 }

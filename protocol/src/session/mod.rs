@@ -12,21 +12,22 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use mnk_engine::bitboard::Bitboard;
-use mnk_engine::outcome::Outcome;
 use mnk_engine::color::Color;
+use mnk_engine::eval;
+use mnk_engine::outcome::Outcome;
 use mnk_engine::pattern::table::PatternTable;
 use mnk_engine::rules::Rule;
 use mnk_engine::score::format_score;
 use mnk_engine::search::{MAX_THREADS, SearchLimits};
+use mnk_engine::size::BoardSize;
 use mnk_engine::solve::solve;
 use mnk_engine::tt::TranspositionTable;
-use mnk_engine::{BoardSize, eval};
 
 use crate::command::{BoardStone, Command, Point, echo};
 use crate::framing::BlockKind;
-use crate::game::{Game, xy_of};
 use crate::response::Response;
-use crate::with_game;
+use mnk_engine::game::Game;
+use mnk_engine::with_game;
 
 mod job;
 mod settings;
@@ -582,7 +583,7 @@ impl Session {
         let line = with_game!(game, b => {
             let s = solve(b, &mut tt);
             let best = s.best().map_or("none".to_string(), |c| {
-                let (x, y) = xy_of(b, c);
+                let (x, y) = b.geometry().xy(c);
                 format!("{x},{y}")
             });
             let score = format_score(s.score());
@@ -611,7 +612,8 @@ fn play_or_fallback(game: &mut Game, best: Point) -> Point {
         return best;
     }
     log::error!("the search returned the illegal move {},{}; playing a legal one", best.0, best.1);
-    let fallback = with_game!(&*game, b => b.legal_moves().lowest().map(|c| xy_of(b, c)))
+    let fallback = with_game!(&*game, b => b.legal_moves().lowest())
+        .map(|c| game.point(c))
         .expect("an undecided game has a legal move");
     game.try_play(fallback).expect("a legal move plays");
     fallback

@@ -1,30 +1,42 @@
-//! The one run-time dispatch over board sizes: [`Game`] holds a board of any supported size
-//! and forwards each operation to the generic engine code.
+//! The one run-time dispatch from a board to its type: a [`Game`] holds a board of any size
+//! mnk plays, and [`with_game!`] runs generic engine code on it (matching once per call,
+//! never per cell). Front ends build a `Game` from the size they are given; what needs only
+//! a size's geometry takes [`BoardSize::geometry`], a value.
 
 use std::fmt;
 
-use mnk_engine::BoardSize;
-use mnk_engine::bitboard::{Bitboard, Bits256};
-use mnk_engine::board::{Board, IllegalMove};
-use mnk_engine::outcome::Outcome;
-use mnk_engine::color::Color;
-use mnk_engine::rules::Rule;
-
-use crate::command::Point;
+use crate::bitboard::{Bitboard, Bits16, Bits32, Bits256};
+use crate::board::{Board, IllegalMove, PositionError};
+use crate::color::Color;
+use crate::geometry::{Cell, Geometry};
+use crate::notation::{self, Point};
+use crate::outcome::Outcome;
+use crate::rules::Rule;
+use crate::size::BoardSize;
 
 /// A position on a board of one of the supported sizes.
 #[derive(Clone, Debug)]
 pub enum Game {
     /// 3×3.
-    Three(Board<u16>),
+    Three(Board<Bits16>),
     /// 5×5.
-    Five(Board<u32>),
+    Five(Board<Bits32>),
     /// 15×15.
     Fifteen(Board<Bits256>),
 }
 
-/// Runs `$body` with `$b` bound to the inner board of a [`Game`] (by reference, or by
-/// mutable reference with `mut`).
+/// Runs `$body` with `$b` bound to the board inside a [`Game`] (a reference to it when the
+/// game is given by reference, a mutable one when by mutable reference).
+///
+/// ```
+/// use mnk_engine::bitboard::Bitboard;
+/// use mnk_engine::game::Game;
+/// use mnk_engine::size::BoardSize;
+/// use mnk_engine::{rules::Rule, with_game};
+/// let game = Game::from_notation(BoardSize::Five, Rule::Freestyle, "c3").unwrap();
+/// let legal = with_game!(&game, b => b.empty_cells().iter().count());
+/// assert_eq!(legal, 24);
+/// ```
 #[macro_export]
 macro_rules! with_game {
     ($game:expr, $b:ident => $body:expr) => {
@@ -46,6 +58,24 @@ impl Game {
         }
     }
 
+    /// The position after playing `moves` (coordinates) from the empty board.
+    pub fn from_points(
+        size: BoardSize,
+        rule: Rule,
+        moves: &[Point],
+    ) -> Result<Game, PositionError> {
+        let mut game = Game::new(size, rule);
+        for (index, &point) in moves.iter().enumerate() {
+            game.try_play(point).map_err(|reason| PositionError::Illegal { index, reason })?;
+        }
+        Ok(game)
+    }
+
+    /// The position after a move list in `x,y` or pos notation (see [`crate::notation`]).
+    pub fn from_notation(size: BoardSize, rule: Rule, text: &str) -> Result<Game, PositionError> {
+        Game::from_points(size, rule, &notation::parse_moves(text)?)
+    }
+
     /// The board size.
     pub fn size(&self) -> BoardSize {
         match self {
@@ -53,6 +83,16 @@ impl Game {
             Game::Five(_) => BoardSize::Five,
             Game::Fifteen(_) => BoardSize::Fifteen,
         }
+    }
+
+    /// The geometry of the board.
+    pub fn geometry(&self) -> Geometry {
+        self.size().geometry()
+    }
+
+    /// The (x, y) of `cell` on this board.
+    pub fn point(&self, cell: Cell) -> Point {
+        self.geometry().xy(cell)
     }
 
     /// The rule in force.
@@ -82,7 +122,12 @@ impl Game {
 
     /// The moves played, as points, first move first.
     pub fn history(&self) -> Vec<Point> {
-        with_game!(self, b => b.history().iter().map(|&c| xy_of(b, c)).collect())
+        self.history_cells().into_iter().map(|c| self.point(c)).collect()
+    }
+
+    /// The moves played, first move first.
+    pub fn history_cells(&self) -> Vec<Cell> {
+        with_game!(self, b => b.history().to_vec())
     }
 
     /// Plays (x, y) for the side to move, or explains why not (the game is unchanged).
@@ -92,20 +137,20 @@ impl Game {
 
     /// The last move, as a point.
     pub fn last_move(&self) -> Option<Point> {
-        with_game!(self, b => b.last_move().map(|c| xy_of(b, c)))
+        with_game!(self, b => b.last_move()).map(|c| self.point(c))
     }
 
     /// Takes back the last move.
     pub fn undo(&mut self) -> Option<Point> {
-        with_game!(self, b => b.undo().map(|c| xy_of(b, c)))
+        with_game!(self, b => b.undo()).map(|c| self.geometry().xy(c))
     }
 
     /// Black's renju forbidden points (empty unless the rule is renju), sorted by column,
     /// then row.
     pub fn forbidden_points(&self) -> Vec<Point> {
-        let mut points: Vec<Point> = with_game!(self, b => {
-            b.forbidden_among(b.empty_cells()).iter().map(|c| xy_of(b, c)).collect()
-        });
+        let forbidden: Vec<Cell> =
+            with_game!(self, b => b.forbidden_among(b.empty_cells()).iter().collect());
+        let mut points: Vec<Point> = forbidden.into_iter().map(|c| self.point(c)).collect();
         points.sort_unstable();
         points
     }
@@ -118,12 +163,6 @@ impl Game {
         }
         Ok(game)
     }
-}
-
-/// The (x, y) of `cell` on `board`'s size: lets code inside [`with_game!`] name the size
-/// through the board it holds.
-pub fn xy_of<B: Bitboard>(_board: &Board<B>, cell: mnk_engine::geometry::Cell) -> Point {
-    B::GEOMETRY.xy(cell)
 }
 
 impl fmt::Display for Game {
