@@ -30,6 +30,7 @@ pub mod lines;
 pub mod movegen;
 pub mod notation;
 pub mod outcome;
+pub mod pairing;
 pub mod pattern;
 pub mod perft;
 pub mod prefetch;

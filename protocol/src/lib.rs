@@ -15,5 +15,6 @@ pub mod command;
 pub mod driver;
 pub mod framing;
 pub mod manager;
+pub mod player;
 pub mod response;
 pub mod session;

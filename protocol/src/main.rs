@@ -17,7 +17,8 @@ use cli::{CliError, UsageError};
 use mnk_engine::search::MAX_THREADS;
 use mnk_protocol::command::Command;
 use mnk_protocol::driver;
-use mnk_protocol::session::{Player, Session};
+use mnk_protocol::player::Player;
+use mnk_protocol::session::Session;
 
 const USAGE_HEADER: &str = "usage:";
 

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::command::Point;
-use crate::session::Player;
+use crate::player::Player;
 
 /// The `ABOUT` line of a player named `$name`: its version and authors. (The optional
 /// `country`, `www` and `email` fields are left out: the project has none to give, and a

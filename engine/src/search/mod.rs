@@ -35,6 +35,7 @@
 pub mod limits;
 
 mod correction;
+mod keyed;
 mod ordering;
 mod parallel;
 mod pruning;
@@ -52,7 +53,7 @@ use crate::eval;
 use crate::geometry::{Cell, Symmetry};
 use crate::movegen;
 use crate::outcome::Outcome;
-use crate::solve;
+use crate::pairing;
 use crate::tt::{Bound, PROVEN_DEPTH, TranspositionTable, TtEntry, score_from_tt, score_to_tt};
 
 pub use crate::report::{PvLine, SearchInfo, SearchResult};
@@ -627,7 +628,7 @@ impl<'t, B: Size> Searcher<'t, B> {
         // 4. Small boards: proven draw bounds.
         let (mut lower, mut upper) = (-INFINITY, INFINITY);
         if small && !root {
-            let bounds = solve::draw_bounds(&self.board, self.pairing);
+            let bounds = pairing::draw_bounds(&self.board, self.pairing);
             if bounds.cannot_win {
                 upper = 0;
             }

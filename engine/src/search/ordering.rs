@@ -9,6 +9,7 @@ use crate::eval::WINDOW_WEIGHT;
 use crate::geometry::Cell;
 use crate::pattern::keys::LineState;
 use crate::score::MAX_PLY;
+use crate::search::keyed::{pack, unpack_cell};
 use crate::search::threats::threat_value;
 use crate::size::Size;
 
@@ -38,26 +39,6 @@ pub(crate) struct MovePicker<B: Size> {
 
 /// Scored picks made by selection before the remaining moves are sorted.
 const SELECTION_PICKS: usize = 3;
-
-/// A move and its key in one integer, `key · 256 + (255 − cell index)`: a larger integer is
-/// a higher key, or the same key and a lower cell index (cell indices are below 256, keys
-/// far below 2⁵⁵ in size).
-#[inline(always)]
-pub(crate) fn pack(key: i64, cell: Cell) -> i64 {
-    key * 256 + (255 - cell.index() as i64)
-}
-
-/// The cell of a [`pack`]ed move.
-#[inline(always)]
-pub(crate) fn unpack_cell(packed: i64) -> Cell {
-    Cell::from_index((255 - packed.rem_euclid(256)) as u8)
-}
-
-/// The key of a [`pack`]ed move.
-#[inline(always)]
-pub(crate) fn unpack_key(packed: i64) -> i64 {
-    packed.div_euclid(256)
-}
 
 impl<B: Size> MovePicker<B> {
     /// A picker with no moves yet (see [`MovePicker::add_in_cell_order`] and
@@ -212,18 +193,6 @@ mod tests {
     use crate::bitboard::Bits256;
     use crate::rng::SplitMix64;
     use crate::rules::Rule;
-
-    #[test]
-    fn a_packed_move_unpacks_to_its_key_and_cell() {
-        for key in [-(1 << 40), -257, -1, 0, 1, 255, 256, (1 << 30) + 12_345] {
-            for index in [0u8, 1, 127, 224, 255] {
-                let cell = Cell::from_index(index);
-                let packed = pack(key, cell);
-                assert_eq!((unpack_key(packed), unpack_cell(packed)), (key, cell));
-                assert!(pack(key + 1, Cell::from_index(255)) > packed);
-            }
-        }
-    }
 
     #[test]
     fn picker_yields_the_full_sort_order() {

@@ -1,7 +1,8 @@
 //! `pbrain-mnk play`: a game in the terminal.
 //!
 //! Each side is a `human` (moves typed as `h8` or `x,y`), the `engine` (mnk's search with
-//! `--time-move` per move) or `random` (a random legal move, from `--seed`). Humans may
+//! `--time-move` per move), the `classroom` program or `random` (a random legal move, from
+//! `--seed`). Humans may
 //! also type `undo` (takes back their last move and any reply since), `board` (shows the
 //! board again), `help` and `quit`. Bad input is explained and asked again; end of input
 //! ends the session quietly.
@@ -16,36 +17,52 @@ use mnk_engine::outcome::Outcome;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
 use mnk_engine::score::format_score;
-use mnk_engine::search::{SearchLimits, search};
+use mnk_engine::search::SearchLimits;
 use mnk_engine::size::BoardSize;
 use mnk_engine::tt::TranspositionTable;
 
 use mnk_engine::game::Game;
 use mnk_engine::with_game;
 use mnk_protocol::command::{Point, parse_point};
+use mnk_protocol::player::Player;
 
 use super::CliError;
 use super::args::Options;
 
-pub(crate) const USAGE: &str = "pbrain-mnk play [--size 3|5|15] [--rule NAME] [--black human|engine|random] \
-[--white human|engine|random] [--time-move MS] [--seed S]";
+pub(crate) const USAGE: &str = "pbrain-mnk play [--size 3|5|15] [--rule NAME] [--black human|engine|classroom|random] \
+[--white human|engine|classroom|random] [--time-move MS] [--seed S]";
 
-/// Who plays a side.
+/// Who sits at a side of the board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Player {
+enum Seat {
+    /// A person typing moves.
     Human,
-    Engine,
+    /// A program: mnk or the classroom program.
+    Program(Player),
+    /// A random legal move each turn.
     Random,
 }
 
-impl std::str::FromStr for Player {
+impl std::str::FromStr for Seat {
     type Err = String;
-    fn from_str(s: &str) -> Result<Player, String> {
+    fn from_str(s: &str) -> Result<Seat, String> {
         match s {
-            "human" => Ok(Player::Human),
-            "engine" => Ok(Player::Engine),
-            "random" => Ok(Player::Random),
-            other => Err(format!("'{other}' is not human, engine or random")),
+            "human" => Ok(Seat::Human),
+            "random" => Ok(Seat::Random),
+            other => other
+                .parse()
+                .map(Seat::Program)
+                .map_err(|_| format!("'{other}' is not human, engine, classroom or random")),
+        }
+    }
+}
+
+impl std::fmt::Display for Seat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Seat::Human => f.write_str("human"),
+            Seat::Program(player) => write!(f, "{player}"),
+            Seat::Random => f.write_str("random"),
         }
     }
 }
@@ -59,9 +76,9 @@ pub(crate) fn run(
     let opts = Options::parse(args, &["size", "rule", "black", "white", "time-move", "seed"], &[])?;
     let size: BoardSize = opts.get("size")?.unwrap_or(BoardSize::Fifteen);
     let rule: Rule = opts.get("rule")?.unwrap_or_default();
-    let players = [
-        opts.get::<Player>("black")?.unwrap_or(Player::Human),
-        opts.get::<Player>("white")?.unwrap_or(Player::Engine),
+    let seats = [
+        opts.get::<Seat>("black")?.unwrap_or(Seat::Human),
+        opts.get::<Seat>("white")?.unwrap_or(Seat::Program(Player::Mnk)),
     ];
     let move_time = Duration::from_millis(opts.get("time-move")?.unwrap_or(1_000));
     let mut rng = SplitMix64::new(opts.get("seed")?.unwrap_or(1));
@@ -69,15 +86,15 @@ pub(crate) fn run(
     let mut tt = TranspositionTable::with_bytes(64 << 20);
     writeln!(
         out,
-        "mnk: {size} {rule}; black (X): {:?}, white (O): {:?}. Type 'help' for help.",
-        players[0], players[1]
+        "mnk: {size} {rule}; black (X): {}, white (O): {}. Type 'help' for help.",
+        seats[0], seats[1]
     )?;
     write!(out, "{game}")?;
     while game.outcome() == Outcome::Ongoing {
         let color = game.side_to_move();
         let name = colour_name(color);
-        let point = match players[color.index()] {
-            Player::Human => match ask(&game, name, input, out)? {
+        let point = match seats[color.index()] {
+            Seat::Human => match ask(&game, name, input, out)? {
                 Action::Move(point) => point,
                 Action::Quit => return Ok(()),
                 Action::Undo => {
@@ -94,12 +111,12 @@ pub(crate) fn run(
                     continue;
                 }
             },
-            Player::Engine => {
-                let (point, summary) = engine_move(&game, &mut tt, move_time);
-                writeln!(out, "{name} (engine) plays {} — {summary}", format_point(point))?;
+            Seat::Program(player) => {
+                let (point, summary) = program_move(player, &game, &mut tt, move_time);
+                writeln!(out, "{name} ({player}) plays {} — {summary}", format_point(point))?;
                 point
             }
-            Player::Random => {
+            Seat::Random => {
                 let legal = legal_points(&game);
                 let point = legal[rng.below(legal.len())];
                 writeln!(out, "{name} (random) plays {}", format_point(point))?;
@@ -134,20 +151,24 @@ fn legal_points(game: &Game) -> Vec<Point> {
     })
 }
 
-fn engine_move(game: &Game, tt: &mut TranspositionTable, time: Duration) -> (Point, String) {
-    with_game!(game, b => {
-        let limits = SearchLimits { time: Some(time), ..SearchLimits::default() };
-        let result = search(b, tt, limits, &mut |_| {});
-        let cell = result.best_move.expect("an undecided board has a move");
-        let summary = format!(
-            "depth {}, score {}, {} nodes, {} ms",
-            result.depth,
-            format_score(result.score()),
-            result.nodes + result.vcf_nodes,
-            result.time.as_millis()
-        );
-        (b.geometry().xy(cell), summary)
-    })
+/// The move `player` chooses in `game` within `time`, and a summary of its search.
+fn program_move(
+    player: Player,
+    game: &Game,
+    tt: &mut TranspositionTable,
+    time: Duration,
+) -> (Point, String) {
+    let limits = SearchLimits { time: Some(time), ..SearchLimits::default() };
+    let result = with_game!(game, b => player.search(b, tt, limits, (1, 1), &mut |_| {}));
+    let cell = result.best_move.expect("an undecided board has a move");
+    let summary = format!(
+        "depth {}, score {}, {} nodes, {} ms",
+        result.depth,
+        format_score(result.score()),
+        result.nodes + result.vcf_nodes,
+        result.time.as_millis()
+    );
+    (game.point(cell), summary)
 }
 
 /// What a human asked for.

@@ -8,16 +8,15 @@ use std::time::{Duration, Instant};
 
 use mnk_engine::perft::{NodeCount, perft_until};
 
-use mnk_engine::classroom;
 use mnk_engine::geometry::Cell;
 use mnk_engine::report::{PvLine, SearchInfo, SearchResult};
 use mnk_engine::score::format_score;
-use mnk_engine::search::{SearchLimits, Searcher};
+use mnk_engine::search::SearchLimits;
 use mnk_engine::size::BoardSize;
 use mnk_engine::tt::TranspositionTable;
 
-use super::Player;
 use crate::command::Point;
+use crate::player::Player;
 use crate::response::Response;
 use mnk_engine::game::Game;
 use mnk_engine::with_game;
@@ -138,22 +137,11 @@ impl SearchJob {
             }
         };
         let lines = job.purpose.lines();
-        let (result, best) = with_game!(&job.game, b => {
-            let r = match job.player {
-                Player::Mnk => {
-                    Searcher::new(b.clone(), &mut job.tt, limits)
-                        .with_lines(lines)
-                        .with_threads(job.threads)
-                        .run(&mut report)
-                }
-                Player::Classroom => {
-                    let depth = limits.depth.unwrap_or(classroom::DEPTH);
-                    classroom::search(b, depth, limits.stop.as_deref())
-                }
-            };
-            let best = r.best_move.map(|c| b.geometry().xy(c));
-            (r, best)
+        let player = job.player;
+        let result = with_game!(&job.game, b => {
+            player.search(b, &mut job.tt, limits, (lines, job.threads), &mut report)
         });
+        let best = result.best_move.map(|c| job.game.point(c));
         SearchOutcome {
             tt: job.tt,
             result,

@@ -25,6 +25,7 @@ use mnk_engine::tt::TranspositionTable;
 
 use crate::command::{BoardStone, Command, Point, echo};
 use crate::framing::BlockKind;
+use crate::player::Player;
 use crate::response::Response;
 use mnk_engine::game::Game;
 use mnk_engine::with_game;
@@ -64,17 +65,6 @@ pub enum Reaction {
     Think(Box<Job>),
     /// Exit.
     Quit,
-}
-
-/// Who chooses the moves.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub enum Player {
-    /// mnk's own search.
-    #[default]
-    Mnk,
-    /// The classroom program ([`mnk_engine::classroom`]), a sparring partner: depth 6 α-β,
-    /// no clock (it ignores the time limits; `INFO max_depth` sets its depth).
-    Classroom,
 }
 
 /// The protocol state machine.
