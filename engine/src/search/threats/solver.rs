@@ -164,6 +164,44 @@ impl ThreatSearch {
         win
     }
 
+    /// Keeps the wins in the table as [`Hints`] for [`ThreatSearch::solve_guided`]: call it
+    /// right after a solve that found a win in `plies` plies, whose proof's positions are then
+    /// in the table (but for a few that its later nodes overwrote: the table always
+    /// replaces).
+    pub(crate) fn learn_hints(&mut self, plies: usize) {
+        self.hints = Some(Hints::learn(&self.table, plies));
+    }
+
+    /// Drops the hints kept by [`ThreatSearch::learn_hints`].
+    pub(crate) fn forget_hints(&mut self) {
+        self.hints = None;
+    }
+
+    /// [`ThreatSearch::solve`], guided by the hints kept (if any) when given `delta`: the
+    /// position being solved, and every one reached from it, has the hash of the
+    /// corresponding position of the hints' solve xor `delta`.
+    pub(crate) fn solve_guided<B: Size>(
+        &mut self,
+        board: &mut Board<B>,
+        threats: Threats,
+        max_threats: u32,
+        budget: (u64, Option<Instant>),
+        delta: Option<u64>,
+        first: &mut Option<Cell>,
+    ) -> Option<usize> {
+        self.hint_delta = delta.filter(|_| self.hints.is_some());
+        let win = self.solve(board, threats, max_threats, budget, first);
+        self.hint_delta = None;
+        win
+    }
+
+    /// The winning move the hints know for the position with table key `key`, if the solve
+    /// is guided.
+    fn hinted_move(&self, key: u64) -> Option<u8> {
+        let (hints, delta) = (self.hints.as_ref()?, self.hint_delta?);
+        hints.first(key ^ delta)
+    }
+
     /// [`ThreatSearch::solve`] once set up: VCF in one pass, VCT by iterative deepening
     /// (from the hints' depth when guided).
     fn deepen<B: Size>(
