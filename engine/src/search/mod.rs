@@ -2,35 +2,40 @@
 //! transposition table.
 //!
 //! ```text
-//! run ── iterative deepening: depth 1, 2, ... until a limit, a proof, or max depth
-//!   └─ aspiration window around the last score (widened on failure)
-//!        └─ pvs(depth, ply, alpha, beta), numbered steps:
-//!             1. mate-distance pruning
-//!             2. immediate win (a cell completing a line)           → win now
-//!             3. opponent fives: none can be stopped (two, or caro) → lost
-//!             4. small boards: live-line / pairing-strategy bounds   → draw bounds
-//!             5. transposition table: cutoff, or a move to try first
-//!             6. depth exhausted, no five threatened                 → VCF, else evaluation
-//!                (on 15×15 corrected by the correction history, as in the shallow prunings)
-//!             7. moves: the single block if the opponent threatens (no depth spent),
-//!                else the candidates, ordered (TT move, killers, history, cell priority)
-//!             8. PVS loop: first move full window, others null window (late quiet moves
-//!                on 15×15 reduced by a ply first, or at shallow null-window nodes skipped
-//!                if they make or stop no three or four), re-search on success
-//!             9. store the result in the transposition table, and on 15×15 what the
-//!                evaluation missed in the correction history
+//! run ── root threat searches (15×15: VCF, VCT, the defence filter)      → root.rs
+//!   └─ iterative deepening: depth 1, 2, ... until a limit, a proof, or max depth
+//!        └─ aspiration window around the last score (widened on failure)
+//!             └─ pvs(depth, ply, alpha, beta), numbered steps              → pvs.rs
+//!                  1. mate-distance pruning
+//!                  2. immediate win (a cell completing a line)            → win now
+//!                  3. opponent fives: none can be stopped (two, or caro)  → lost
+//!                  4. small boards: live-line / pairing-strategy bounds    → draw bounds
+//!                  5. transposition table: a cutoff, or a move to try first
+//!                  6. internal iterative reduction (no table move: a ply less)
+//!                  7. reverse futility pruning (far above beta, shallow)  → fail high
+//!                  8. razoring (far below alpha, shallow: a leaf first)   → fail low
+//!                  9. leaf (depth exhausted, no five threatened)          → VCF, else the
+//!                     evaluation corrected by the correction history
+//!                 10. moves: the single block if the opponent threatens (no depth spent),
+//!                     else the candidates, ordered (TT move, killers, history, priority)
+//!                 11. singular extension of the table move, or a multi-cut
+//!                 12. PVS loop: first move full window, others null window (late moves
+//!                     on 15×15 reduced first, quiet ones at shallow null-window nodes
+//!                     skipped), re-searched when they beat alpha
+//!                 13. store in the table, and on 15×15 what the evaluation missed in the
+//!                     correction history
 //! ```
 //!
-//! Scores are from the side to move; see [`crate::score`]. On the small boards the TT key is the
-//! symmetry-canonical hash, so the 8 images of a position share an entry; a search of depth ≥
-//! the number of empty cells is exact there, and such results are stored as proven.
+//! Scores are from the side to move; see [`crate::score`]. On the small boards the TT key is
+//! the symmetry-canonical hash, so the 8 images of a position share an entry; a search of
+//! depth ≥ the number of empty cells is exact there, and such results are stored as proven.
 //!
 //! The search never prints: progress goes to a callback as [`SearchInfo`].
 //!
-//! This module holds the iterations and the node itself; the node's reductions and
-//! prunings, with their tunables, are in `pruning`, the threat searches at the root of a
-//! 15×15 search (VCF, VCT, the defence filter) in `root`, and the helper threads of a
-//! parallel search in `parallel`.
+//! This module holds the searcher and its iterations; the node's steps are in `pvs`, its
+//! reductions and prunings, with their tunables, in `pruning`, the threat searches at the
+//! root of a 15×15 search in `root`, and the helper threads of a parallel search in
+//! `parallel`.
 
 pub mod limits;
 
@@ -39,6 +44,7 @@ mod keyed;
 mod ordering;
 mod parallel;
 mod pruning;
+mod pvs;
 mod root;
 mod symmetry;
 pub mod threats;
@@ -53,8 +59,7 @@ use crate::eval;
 use crate::geometry::{Cell, Symmetry};
 use crate::movegen;
 use crate::outcome::Outcome;
-use crate::pairing;
-use crate::tt::{Bound, PROVEN_DEPTH, TranspositionTable, TtEntry, score_from_tt, score_to_tt};
+use crate::tt::TranspositionTable;
 
 pub use crate::report::{PvLine, SearchInfo, SearchResult};
 pub use limits::SearchLimits;
@@ -70,17 +75,14 @@ pub use root::{
     VERIFY_TIME_SHARE, VERIFY_VCT_MAX_NODES, VERIFY_VCT_NODES,
 };
 
-use crate::score::{
-    self, INFINITY, MATE_BOUND, MAX_EVAL, MAX_PLY, Score, is_decisive, loss_in, win_in,
-};
+use crate::score::{self, INFINITY, MATE_BOUND, MAX_EVAL, MAX_PLY, Score, is_decisive};
 use crate::size::Size;
 use correction::CorrectionHistory;
 use limits::{Stability, StopCheck};
-use ordering::{MovePicker, Ordering};
-use pruning::{internal_reduction, lmr_reduction, singular_beta};
+use ordering::Ordering;
 use root::BestMoveChecks;
 use symmetry::SymmetricHash;
-use threats::{ThreatSearch, Threats};
+use threats::ThreatSearch;
 
 /// Half-width of the first aspiration window, in evaluation units.
 pub const ASPIRATION_WINDOW: Score = 40;
@@ -560,421 +562,7 @@ impl<'t, B: Size> Searcher<'t, B> {
         }
         self.pv_len[ply] = child_len;
     }
-
-    /// The principal-variation search of the current position (see the module docs).
-    fn pvs(&mut self, depth: i32, ply: usize, mut alpha: Score, mut beta: Score) -> Score {
-        self.pv_len[ply] = ply;
-        self.pv_len[ply + 1] = ply + 1;
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        if self.check.should_stop(self.nodes) {
-            return 0;
-        }
-        let root = ply == 0;
-        if root {
-            self.root_interrupted = None;
-        }
-        // Root moves of better lines (multi-PV), which this line must not play; below the
-        // root, the table move a singular-extension test leaves out.
-        let singular_test = !root && self.singular_excluded[ply].is_some();
-        let excluded = match self.singular_excluded[ply] {
-            _ if root => self.excluded,
-            Some(cell) => B::from_cell(cell),
-            None => B::EMPTY,
-        };
-        let g = B::GEOMETRY;
-        let small = g.lines_span_board();
-
-        // 1. Mate-distance pruning: nothing beats winning with the next move, and the
-        //    opponent cannot win before its next move.
-        alpha = alpha.max(loss_in(ply + 2));
-        beta = beta.min(win_in(ply + 1));
-        if alpha >= beta {
-            return alpha;
-        }
-
-        let color = self.board.side_to_move();
-        let empty = self.board.empty_cells();
-
-        // 2. Immediate win (a five is never forbidden).
-        if let Some(win) = (self.board.winning_cells(color) - excluded).lowest() {
-            self.pv[ply][ply] = win;
-            self.pv_len[ply] = ply + 1;
-            return win_in(ply + 1);
-        }
-
-        // 3. Opponent threats: the moves are the stones that stop every five (see
-        //    `threats::five_blocks`): none for two (but under caro, where capping an end
-        //    stops a five and one stone can stop two), and none on a forbidden point.
-        let mut threats = self.board.winning_cells(color.opponent());
-        if !threats.is_empty() {
-            let fives = threats;
-            threats = threats::five_blocks(&mut self.board, color.opponent(), fives);
-            if threats.is_empty() {
-                if let Some(five) = (fives - excluded).lowest() {
-                    self.pv[ply][ply] = five;
-                    self.pv_len[ply] = ply + 1;
-                }
-                return loss_in(ply + 2);
-            }
-            if self.board.renju_black_to_move() {
-                threats = threats - self.board.forbidden_among(threats);
-                if threats.is_empty() {
-                    return loss_in(ply + 2);
-                }
-            }
-        }
-
-        // 4. Small boards: proven draw bounds.
-        let (mut lower, mut upper) = (-INFINITY, INFINITY);
-        if small && !root {
-            let bounds = pairing::draw_bounds(&self.board, self.pairing);
-            if bounds.cannot_win {
-                upper = 0;
-            }
-            if bounds.cannot_lose {
-                lower = 0;
-            }
-            if lower >= beta || upper <= alpha || lower == upper {
-                return if lower >= beta { lower } else { upper };
-            }
-        }
-
-        // 5. Transposition table.
-        let (key, sym) = self.key();
-        let proven_depth = small && depth >= empty.count() as i32;
-        let mut tt_move = None;
-        let tt_entry = if singular_test { None } else { self.tt.probe(key) };
-        if let Some(entry) = tt_entry {
-            tt_move = entry
-                .best_move
-                .map(|m| g.transform(sym.inverse(), m))
-                .filter(|&m| empty.contains(m) && !excluded.contains(m));
-            if !root && (entry.depth == PROVEN_DEPTH || i32::from(entry.depth) >= depth) {
-                let score = score_from_tt(entry.score, ply);
-                let cutoff = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cutoff {
-                    self.heuristic |= entry.depth != PROVEN_DEPTH;
-                    return score;
-                }
-            }
-        }
-
-        // 5b. Internal iterative reduction.
-        let depth =
-            if small || root || singular_test { depth } else { internal_reduction(depth, tt_move) };
-
-        // 6. Reverse futility pruning.
-        let pv_node = beta - alpha > 1;
-        if !root
-            && !small
-            && !pv_node
-            && !singular_test
-            && threats.is_empty()
-            && let Some(score) = self.reverse_futility(depth, beta)
-        {
-            self.heuristic = true;
-            return score;
-        }
-
-        // 6b. Razoring: far below alpha, the node is searched as a leaf first, and ends if
-        //     it fails low there.
-        if !root
-            && !small
-            && !pv_node
-            && !singular_test
-            && threats.is_empty()
-            && self.razor(depth, alpha)
-        {
-            let s = self.pvs(0, ply, alpha, alpha + 1);
-            if self.check.stopped() {
-                return 0;
-            }
-            if s <= alpha {
-                self.heuristic = true;
-                return s;
-            }
-        }
-
-        // 7. Leaf (a threatened five is blocked first: the forced reply costs no depth).
-        if depth <= 0 && threats.is_empty() {
-            self.heuristic = true;
-            // Stand pat: a win the VCF could find would only raise a score that fails high.
-            let static_eval = self.corrected_eval().clamp(lower, upper);
-            if static_eval >= beta {
-                return static_eval;
-            }
-            if !small {
-                let mut first = None;
-                let (board, threat) = (&mut self.board, &mut self.threat);
-                let budget = (LEAF_VCF_NODES, None);
-                if let Some(plies) =
-                    threat.solve(board, Threats::Fours, LEAF_VCF_FOURS, budget, &mut first)
-                {
-                    return win_in(ply + plies);
-                }
-                if threats::double_three_wins(&self.board) {
-                    return win_in(ply + 5);
-                }
-            }
-            return static_eval;
-        }
-
-        // 8. Moves.
-        let mut moves = MovePicker::new();
-        let child_depth = if threats.is_empty() {
-            let candidates = self.candidates(excluded, root);
-            self.ordering.stage(&mut moves, candidates, ply, tt_move);
-            depth - 1
-        } else {
-            // The single block, searched without spending depth.
-            moves.add_in_cell_order(threats - excluded);
-            depth
-        };
-
-        // 8b. Singular extension: does the node hang on its table move alone?
-        let mut singular = None;
-        if let (Some(cell), Some(singular_beta)) =
-            (tt_move, tt_entry.and_then(|entry| singular_beta(depth, &entry, ply)))
-            && !root
-            && !small
-            && threats.is_empty()
-        {
-            self.singular_excluded[ply] = Some(cell);
-            let s = self.pvs((depth - 1) / 2, ply, singular_beta - 1, singular_beta);
-            self.singular_excluded[ply] = None;
-            // (The test's line is no line of this node.)
-            self.pv_len[ply] = ply;
-            if self.check.stopped() {
-                return 0;
-            }
-            if s < singular_beta {
-                singular = Some(cell);
-            } else if singular_beta >= beta {
-                // Multi-cut: another move reaches beta too, even searched to half the depth.
-                return singular_beta;
-            }
-        }
-
-        // 9. PVS loop.
-        let alpha_orig = alpha;
-        let mut best = -INFINITY;
-        let mut best_move = None;
-        let mut tried = 0;
-        // The moves that make or stop no three or four: reduced more than others, and past
-        // `lmp_index` at shallow null-window nodes not searched at all (late-move pruning).
-        let quiet = if small { B::EMPTY } else { self.quiet_cells() };
-        let prunable = if !root && !pv_node && depth <= LMP_MAX_DEPTH { quiet } else { B::EMPTY };
-        let lmp_index = LMP_BASE + LMP_SCALE * (depth.max(0) as usize).pow(2);
-        while let Some(cell) = moves.next(&self.board, &self.ordering) {
-            let i = tried;
-            tried += 1;
-            if i >= lmp_index && prunable.contains(cell) {
-                continue;
-            }
-            self.pv_len[ply + 1] = ply + 1;
-            let extension = i32::from(singular == Some(cell));
-            let score = match self.make(cell, child_depth <= 0) {
-                Outcome::Win(_) => win_in(ply + 1),
-                Outcome::Draw => 0,
-                Outcome::Ongoing if i == 0 => {
-                    -self.pvs(child_depth + extension, ply + 1, -beta, -alpha)
-                }
-                Outcome::Ongoing => {
-                    // Late-move reduction (15×15 only: the small boards stay exact): a late
-                    // move is first searched shallower, a quiet one by more plies (never
-                    // straight to a leaf), one that makes or stops a three or four by one.
-                    let reduce = !small
-                        && depth >= LMR_MIN_DEPTH
-                        && i >= LMR_MIN_INDEX
-                        && Some(cell) != tt_move
-                        && threats.is_empty();
-                    let mut s = if reduce {
-                        let r = if quiet.contains(cell) {
-                            lmr_reduction(depth, i, pv_node).min(child_depth - 1)
-                        } else {
-                            1
-                        };
-                        -self.pvs(child_depth - r, ply + 1, -alpha - 1, -alpha)
-                    } else {
-                        alpha + 1
-                    };
-                    // (No re-search once stopped: the result is discarded anyway, and entering
-                    // the search would count nodes past a node limit.)
-                    if s > alpha && !self.check.stopped() {
-                        s = -self.pvs(child_depth, ply + 1, -alpha - 1, -alpha);
-                    }
-                    if s > alpha && s < beta && !self.check.stopped() {
-                        -self.pvs(child_depth, ply + 1, -beta, -alpha)
-                    } else {
-                        s
-                    }
-                }
-            };
-            self.unmake();
-            if self.check.stopped() {
-                if root {
-                    self.root_interrupted = Some(cell);
-                }
-                return 0;
-            }
-            if root && score <= -MATE_BOUND {
-                self.root_lost = self.root_lost.with(cell);
-            }
-            if score > best {
-                best = score;
-                best_move = Some(cell);
-                if score > alpha {
-                    alpha = score;
-                    self.set_pv(ply, cell);
-                    if root {
-                        self.root_best = score;
-                    }
-                    if alpha >= beta {
-                        self.ordering.record_cutoff(color, cell, ply, depth);
-                        break;
-                    }
-                }
-            }
-        }
-        let best = best.clamp(lower, upper);
-
-        // 10. Store.
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let stored_depth = if proven_depth { PROVEN_DEPTH } else { depth.clamp(0, 254) as u8 };
-        let entry = TtEntry {
-            score: score_to_tt(best, ply),
-            best_move: best_move.map(|m| g.transform(sym, m)),
-            depth: stored_depth,
-            bound,
-        };
-        // (A node searched without some moves has no value of its own to keep.)
-        if excluded.is_empty() {
-            self.tt.store(key, entry);
-            // 11. What the static evaluation missed, for the correction history.
-            if !root && !small && threats.is_empty() && depth >= 1 && !is_decisive(best) {
-                let static_eval = self.corrected_eval();
-                let informative = match bound {
-                    Bound::Lower => best > static_eval,
-                    Bound::Upper => best < static_eval,
-                    Bound::Exact => true,
-                };
-                if informative {
-                    self.correction.update(&self.board, depth, best - static_eval);
-                }
-            }
-        }
-        best
-    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::bitboard::Bitboard;
-    use crate::bitboard::Bits256;
-    use crate::rules::Rule;
-
-    /// Black h6 i7 j8 k9 with white f4 two cells below: `o.xxxx..`, two fives to make. Under
-    /// freestyle white has lost; under caro its l10 stops both (g5 would then make
-    /// `oxxxxxo`), and the search plays it without a loss.
-    #[test]
-    fn under_caro_the_search_stops_two_fives_with_one_stone() {
-        let g = Bits256::GEOMETRY;
-        for (rule, lost) in [(Rule::Freestyle, true), (Rule::Caro, false)] {
-            let board =
-                Board::<Bits256>::from_notation(rule, "h6,f4,i7,a1,j8,a3,k9").expect("legal");
-            let mut tt = TranspositionTable::with_bytes(1 << 20);
-            let limits = SearchLimits { depth: Some(3), ..SearchLimits::default() };
-            let result = search(&board, &mut tt, limits, &mut |_| {});
-            let loss = score::mate_plies(result.score()).is_some_and(|plies| plies < 0);
-            assert_eq!(loss, lost, "{rule}: score {}", result.score());
-            if !lost {
-                assert_eq!(result.best_move.map(|c| g.format_pos(c)).as_deref(), Some("l10"));
-            }
-        }
-    }
-
-    #[test]
-    fn a_search_stopped_in_its_first_line_keeps_a_root_move_proven_better_there() {
-        // Whenever the best move changes between depth d and d + 1, a search stopped one
-        // node before depth d + 1 completes has already searched the new move to depth d + 1
-        // (unless it only rose in a later aspiration attempt): it plays that move.
-        let board = Board::<Bits256>::from_notation(Rule::Standard, "h8,h9,i8,j8").expect("legal");
-        let run = |limits: SearchLimits| {
-            let mut tt = TranspositionTable::with_bytes(1 << 20);
-            search(&board, &mut tt, limits, &mut |_| {})
-        };
-        let mut adopted = 0;
-        for d in 2..8 {
-            let shallow = run(SearchLimits { depth: Some(d), ..SearchLimits::default() });
-            let deep = run(SearchLimits { depth: Some(d + 1), ..SearchLimits::default() });
-            if shallow.best_move == deep.best_move {
-                continue;
-            }
-            let nodes = Some(deep.nodes - 1);
-            let stopped = run(SearchLimits { nodes, ..SearchLimits::default() });
-            assert_eq!(stopped.depth, d, "the last completed iteration");
-            let line = &stopped.lines[0];
-            assert_eq!(stopped.best_move, line.pv.first().copied());
-            if line.depth == d + 1 {
-                assert_eq!(stopped.best_move, deep.best_move, "depth {d}");
-                assert_eq!(line.score, deep.score(), "depth {d}");
-                adopted += 1;
-            } else {
-                assert_eq!(stopped.best_move, shallow.best_move, "depth {d}");
-            }
-        }
-        assert!(adopted >= 2, "only {adopted} stopped searches kept the deeper move");
-    }
-
-    #[test]
-    fn a_search_stopped_after_proving_its_last_best_move_lost_plays_one_not_proven_lost() {
-        // Depth 8 prefers l9, which iteration 9 proves lost before another root move raises
-        // alpha (a classroom game's position, black to move). The checks of the best move
-        // refute l9 and the moves after it by white threat sequences and prove the loss by
-        // depth 5, so this search of the stop goes without them.
-        let moves = "g6,j10,g10,j9,f7,j11,j12,k8,e8,j7,j8,h5";
-        let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
-        let run = |limits: SearchLimits| {
-            let mut tt = TranspositionTable::with_bytes(1 << 22);
-            let mut searcher = Searcher::new(board.clone(), &mut tt, limits);
-            searcher.best_move_checks = BestMoveChecks::off();
-            let result = searcher.search_alone(&mut |_| {});
-            (result, searcher.root_lost, searcher.root_interrupted)
-        };
-        let (shallow, ..) = run(SearchLimits { depth: Some(8), ..SearchLimits::default() });
-        let (deep, lost, _) = run(SearchLimits { depth: Some(9), ..SearchLimits::default() });
-        let l9 = Bits256::GEOMETRY.parse_pos("l9");
-        assert_eq!(shallow.best_move, Some(l9));
-        assert!(lost.contains(l9) && deep.best_move != Some(l9));
-        let mut replaced = 0;
-        for step in 1..20 {
-            let nodes = shallow.nodes + (deep.nodes - shallow.nodes) * step / 20;
-            let (stopped, lost, interrupted) =
-                run(SearchLimits { nodes: Some(nodes), ..SearchLimits::default() });
-            assert_eq!(stopped.depth, 8);
-            let best = stopped.best_move.expect("a move");
-            assert_eq!(stopped.pv().first(), Some(&best));
-            if lost.contains(best) {
-                assert!(interrupted.is_none_or(|cell| lost.contains(cell)), "{nodes} nodes");
-            }
-            if lost.contains(l9) && stopped.lines[0].pv == [best] {
-                assert_eq!(Some(best), interrupted);
-                assert_eq!(stopped.score(), shallow.score());
-                replaced += 1;
-            }
-        }
-        assert!(replaced >= 2, "only {replaced} stopped searches replaced the lost move");
-    }
-}
+mod tests;

@@ -1,0 +1,487 @@
+//! The principal-variation search of one node, step by step (the numbered steps in the
+//! module docs of [`super`]). Each step is a method that either lets the node go on or
+//! decides its score (`ControlFlow::Break`); [`Searcher::pvs`] runs them in order.
+
+use std::ops::ControlFlow::{self, Break, Continue};
+
+use super::Searcher;
+use super::ordering::MovePicker;
+use super::pruning::{internal_reduction, lmr_reduction, singular_beta};
+use super::threats::{self, Threats};
+use super::{LEAF_VCF_FOURS, LEAF_VCF_NODES, LMP_BASE, LMP_MAX_DEPTH, LMP_SCALE};
+use super::{LMR_MIN_DEPTH, LMR_MIN_INDEX};
+use crate::color::Color;
+use crate::geometry::{Cell, Symmetry};
+use crate::outcome::Outcome;
+use crate::pairing;
+use crate::score::{INFINITY, MATE_BOUND, Score, is_decisive, loss_in, win_in};
+use crate::size::Size;
+use crate::tt::{Bound, PROVEN_DEPTH, TtEntry, score_from_tt, score_to_tt};
+
+/// What a node knows about itself as its steps run.
+struct Node<B> {
+    /// Plies left (reduced by step 6).
+    depth: i32,
+    ply: usize,
+    alpha: Score,
+    beta: Score,
+    root: bool,
+    /// Whether this is a singular-extension test: the node searched without its table move.
+    singular_test: bool,
+    /// Moves this node must not play: at the root, those of better lines (multi-PV); below
+    /// it, the table move a singular-extension test leaves out.
+    excluded: B,
+    /// A small board (3×3, 5×5): searched exactly, without prunings.
+    small: bool,
+    color: Color,
+    /// The moves that stop the opponent's fives (step 3); empty when none is threatened.
+    threats: B,
+    /// Proven bounds of the score (step 4, small boards).
+    lower: Score,
+    upper: Score,
+    /// The table key and the symmetry to its canonical image (step 5).
+    key: u64,
+    sym: Symmetry,
+    /// A small-board search deep enough to reach every leaf: its result is proven.
+    proven_depth: bool,
+    tt_move: Option<Cell>,
+    tt_entry: Option<TtEntry>,
+}
+
+impl<B: Size> Node<B> {
+    /// Whether the window is a null window (a PV node has room between alpha and beta).
+    fn pv_node(&self) -> bool {
+        self.beta - self.alpha > 1
+    }
+
+    /// Whether the shallow prunings (steps 7 and 8) may end the node: a 15×15 null-window
+    /// node below the root, no five threatened, not a singular test.
+    fn prunable(&self) -> bool {
+        !self.root
+            && !self.small
+            && !self.pv_node()
+            && !self.singular_test
+            && self.threats.is_empty()
+    }
+}
+
+impl<B: Size> Searcher<'_, B> {
+    /// The principal-variation search of the current position (see the module docs of
+    /// [`super`]).
+    pub(super) fn pvs(&mut self, depth: i32, ply: usize, alpha: Score, beta: Score) -> Score {
+        match self.node(depth, ply, alpha, beta) {
+            Continue(score) | Break(score) => score,
+        }
+    }
+
+    /// [`Searcher::pvs`]: the steps in order.
+    #[inline]
+    fn node(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+    ) -> ControlFlow<Score, Score> {
+        let mut node = self.enter(depth, ply, alpha, beta)?;
+        self.mate_distance_pruning(&mut node)?;
+        self.immediate_win(&node)?;
+        self.opponent_fives(&mut node)?;
+        self.draw_bounds(&mut node)?;
+        self.probe_table(&mut node)?;
+        // 6. Internal iterative reduction.
+        if !node.small && !node.root && !node.singular_test {
+            node.depth = internal_reduction(node.depth, node.tt_move);
+        }
+        self.reverse_futility_pruning(&node)?;
+        self.razoring(&node)?;
+        if node.depth <= 0 && node.threats.is_empty() {
+            return Break(self.leaf(&node));
+        }
+        let mut moves = MovePicker::new();
+        let child_depth = self.stage_moves(&node, &mut moves);
+        let singular = self.singular_extension(&node)?;
+        let alpha_before = node.alpha;
+        let (best, best_move) = self.search_moves(&mut node, &mut moves, child_depth, singular)?;
+        let best = best.clamp(node.lower, node.upper);
+        self.store(&node, alpha_before, best, best_move);
+        Continue(best)
+    }
+
+    /// The node's bookkeeping: its PV, node count and depth reached; a stop ends it.
+    #[inline]
+    fn enter(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+    ) -> ControlFlow<Score, Node<B>> {
+        self.pv_len[ply] = ply;
+        self.pv_len[ply + 1] = ply + 1;
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.check.should_stop(self.nodes) {
+            return Break(0);
+        }
+        let root = ply == 0;
+        if root {
+            self.root_interrupted = None;
+        }
+        let singular_test = !root && self.singular_excluded[ply].is_some();
+        let excluded = match self.singular_excluded[ply] {
+            _ if root => self.excluded,
+            Some(cell) => B::from_cell(cell),
+            None => B::EMPTY,
+        };
+        Continue(Node {
+            depth,
+            ply,
+            alpha,
+            beta,
+            root,
+            singular_test,
+            excluded,
+            small: B::GEOMETRY.lines_span_board(),
+            color: self.board.side_to_move(),
+            threats: B::EMPTY,
+            lower: -INFINITY,
+            upper: INFINITY,
+            key: 0,
+            sym: Symmetry::Identity,
+            proven_depth: false,
+            tt_move: None,
+            tt_entry: None,
+        })
+    }
+
+    /// 1. Mate-distance pruning: nothing beats winning with the next move, and the opponent
+    ///    cannot win before its next move.
+    #[inline]
+    fn mate_distance_pruning(&self, node: &mut Node<B>) -> ControlFlow<Score> {
+        node.alpha = node.alpha.max(loss_in(node.ply + 2));
+        node.beta = node.beta.min(win_in(node.ply + 1));
+        if node.alpha >= node.beta { Break(node.alpha) } else { Continue(()) }
+    }
+
+    /// 2. Immediate win (a five is never forbidden).
+    #[inline]
+    fn immediate_win(&mut self, node: &Node<B>) -> ControlFlow<Score> {
+        let ply = node.ply;
+        if let Some(win) = (self.board.winning_cells(node.color) - node.excluded).lowest() {
+            self.pv[ply][ply] = win;
+            self.pv_len[ply] = ply + 1;
+            return Break(win_in(ply + 1));
+        }
+        Continue(())
+    }
+
+    /// 3. Opponent fives: the moves are the stones that stop every five (see
+    ///    `threats::five_blocks`): none for two (but under caro, where capping an end stops a
+    ///    five and one stone can stop two), and none on a forbidden point.
+    #[inline]
+    fn opponent_fives(&mut self, node: &mut Node<B>) -> ControlFlow<Score> {
+        let (ply, opponent) = (node.ply, node.color.opponent());
+        let fives = self.board.winning_cells(opponent);
+        if fives.is_empty() {
+            return Continue(());
+        }
+        let mut blocks = threats::five_blocks(&mut self.board, opponent, fives);
+        if blocks.is_empty() {
+            if let Some(five) = (fives - node.excluded).lowest() {
+                self.pv[ply][ply] = five;
+                self.pv_len[ply] = ply + 1;
+            }
+            return Break(loss_in(ply + 2));
+        }
+        if self.board.renju_black_to_move() {
+            blocks = blocks - self.board.forbidden_among(blocks);
+            if blocks.is_empty() {
+                return Break(loss_in(ply + 2));
+            }
+        }
+        node.threats = blocks;
+        Continue(())
+    }
+
+    /// 4. Small boards: proven draw bounds (live lines and pairing strategies).
+    #[inline]
+    fn draw_bounds(&self, node: &mut Node<B>) -> ControlFlow<Score> {
+        if !node.small || node.root {
+            return Continue(());
+        }
+        let bounds = pairing::draw_bounds(&self.board, self.pairing);
+        if bounds.cannot_win {
+            node.upper = 0;
+        }
+        if bounds.cannot_lose {
+            node.lower = 0;
+        }
+        let (lower, upper) = (node.lower, node.upper);
+        if lower >= node.beta || upper <= node.alpha || lower == upper {
+            return Break(if lower >= node.beta { lower } else { upper });
+        }
+        Continue(())
+    }
+
+    /// 5. Transposition table: a cutoff below the root, else a move to try first.
+    #[inline]
+    fn probe_table(&mut self, node: &mut Node<B>) -> ControlFlow<Score> {
+        let empty = self.board.empty_cells();
+        (node.key, node.sym) = self.key();
+        node.proven_depth = node.small && node.depth >= empty.count() as i32;
+        node.tt_entry = if node.singular_test { None } else { self.tt.probe(node.key) };
+        let Some(entry) = node.tt_entry else { return Continue(()) };
+        node.tt_move = entry
+            .best_move
+            .map(|m| B::GEOMETRY.transform(node.sym.inverse(), m))
+            .filter(|&m| empty.contains(m) && !node.excluded.contains(m));
+        if !node.root && (entry.depth == PROVEN_DEPTH || i32::from(entry.depth) >= node.depth) {
+            let score = score_from_tt(entry.score, node.ply);
+            let cutoff = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= node.beta,
+                Bound::Upper => score <= node.alpha,
+            };
+            if cutoff {
+                self.heuristic |= entry.depth != PROVEN_DEPTH;
+                return Break(score);
+            }
+        }
+        Continue(())
+    }
+
+    /// 7. Reverse futility pruning: far above beta at a shallow depth, the node fails high.
+    #[inline]
+    fn reverse_futility_pruning(&mut self, node: &Node<B>) -> ControlFlow<Score> {
+        if node.prunable()
+            && let Some(score) = self.reverse_futility(node.depth, node.beta)
+        {
+            self.heuristic = true;
+            return Break(score);
+        }
+        Continue(())
+    }
+
+    /// 8. Razoring: far below alpha, the node is searched as a leaf first, and ends if it
+    ///    fails low there.
+    #[inline]
+    fn razoring(&mut self, node: &Node<B>) -> ControlFlow<Score> {
+        if !(node.prunable() && self.razor(node.depth, node.alpha)) {
+            return Continue(());
+        }
+        let s = self.pvs(0, node.ply, node.alpha, node.alpha + 1);
+        if self.check.stopped() {
+            return Break(0);
+        }
+        if s <= node.alpha {
+            self.heuristic = true;
+            return Break(s);
+        }
+        Continue(())
+    }
+
+    /// 9. A leaf (a threatened five is blocked first: the forced reply costs no depth): the
+    ///    corrected evaluation, unless a short VCF or a winning double three proves more.
+    #[inline]
+    fn leaf(&mut self, node: &Node<B>) -> Score {
+        self.heuristic = true;
+        // Stand pat: a win the VCF could find would only raise a score that fails high.
+        let static_eval = self.corrected_eval().clamp(node.lower, node.upper);
+        if static_eval >= node.beta || node.small {
+            return static_eval;
+        }
+        let mut first = None;
+        let (board, threat) = (&mut self.board, &mut self.threat);
+        let budget = (LEAF_VCF_NODES, None);
+        if let Some(plies) = threat.solve(board, Threats::Fours, LEAF_VCF_FOURS, budget, &mut first)
+        {
+            return win_in(node.ply + plies);
+        }
+        if threats::double_three_wins(&self.board) {
+            return win_in(node.ply + 5);
+        }
+        static_eval
+    }
+
+    /// 10. The moves: the single block if the opponent threatens a five (searched without
+    ///     spending depth), else the candidates, ordered. Returns the children's depth.
+    #[inline]
+    fn stage_moves(&mut self, node: &Node<B>, moves: &mut MovePicker<B>) -> i32 {
+        if node.threats.is_empty() {
+            let candidates = self.candidates(node.excluded, node.root);
+            self.ordering.stage(moves, candidates, node.ply, node.tt_move);
+            node.depth - 1
+        } else {
+            moves.add_in_cell_order(node.threats - node.excluded);
+            node.depth
+        }
+    }
+
+    /// 11. Singular extension: does the node hang on its table move alone? Returns the
+    ///     move to extend, if so; a multi-cut ends the node.
+    #[inline]
+    fn singular_extension(&mut self, node: &Node<B>) -> ControlFlow<Score, Option<Cell>> {
+        let (depth, ply) = (node.depth, node.ply);
+        let Some(cell) = node.tt_move else { return Continue(None) };
+        let Some(singular_beta) = node.tt_entry.and_then(|entry| singular_beta(depth, &entry, ply))
+        else {
+            return Continue(None);
+        };
+        if node.root || node.small || !node.threats.is_empty() {
+            return Continue(None);
+        }
+        self.singular_excluded[ply] = Some(cell);
+        let s = self.pvs((depth - 1) / 2, ply, singular_beta - 1, singular_beta);
+        self.singular_excluded[ply] = None;
+        // (The test's line is no line of this node.)
+        self.pv_len[ply] = ply;
+        if self.check.stopped() {
+            return Break(0);
+        }
+        if s < singular_beta {
+            Continue(Some(cell))
+        } else if singular_beta >= node.beta {
+            // Multi-cut: another move reaches beta too, even searched to half the depth.
+            Break(singular_beta)
+        } else {
+            Continue(None)
+        }
+    }
+
+    /// 12. The PVS loop: the first move with the full window, the others with a null window
+    ///     (late ones reduced first, or at shallow null-window nodes not searched if quiet),
+    ///     re-searched when they beat alpha. Returns the best score and move; a stop ends
+    ///     the node.
+    #[inline]
+    fn search_moves(
+        &mut self,
+        node: &mut Node<B>,
+        moves: &mut MovePicker<B>,
+        child_depth: i32,
+        singular: Option<Cell>,
+    ) -> ControlFlow<Score, (Score, Option<Cell>)> {
+        let (depth, ply, root, small) = (node.depth, node.ply, node.root, node.small);
+        let pv_node = node.pv_node();
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut tried = 0;
+        // The moves that make or stop no three or four: reduced more than others, and past
+        // `lmp_index` at shallow null-window nodes not searched at all (late-move pruning).
+        let quiet = if small { B::EMPTY } else { self.quiet_cells() };
+        let prunable = if !root && !pv_node && depth <= LMP_MAX_DEPTH { quiet } else { B::EMPTY };
+        let lmp_index = LMP_BASE + LMP_SCALE * (depth.max(0) as usize).pow(2);
+        while let Some(cell) = moves.next(&self.board, &self.ordering) {
+            let i = tried;
+            tried += 1;
+            if i >= lmp_index && prunable.contains(cell) {
+                continue;
+            }
+            self.pv_len[ply + 1] = ply + 1;
+            let (alpha, beta) = (node.alpha, node.beta);
+            let extension = i32::from(singular == Some(cell));
+            let score = match self.make(cell, child_depth <= 0) {
+                Outcome::Win(_) => win_in(ply + 1),
+                Outcome::Draw => 0,
+                Outcome::Ongoing if i == 0 => {
+                    -self.pvs(child_depth + extension, ply + 1, -beta, -alpha)
+                }
+                Outcome::Ongoing => {
+                    // Late-move reduction (15×15 only: the small boards stay exact): a late
+                    // move is first searched shallower, a quiet one by more plies (never
+                    // straight to a leaf), one that makes or stops a three or four by one.
+                    let reduce = !small
+                        && depth >= LMR_MIN_DEPTH
+                        && i >= LMR_MIN_INDEX
+                        && Some(cell) != node.tt_move
+                        && node.threats.is_empty();
+                    let mut s = if reduce {
+                        let r = if quiet.contains(cell) {
+                            lmr_reduction(depth, i, pv_node).min(child_depth - 1)
+                        } else {
+                            1
+                        };
+                        -self.pvs(child_depth - r, ply + 1, -alpha - 1, -alpha)
+                    } else {
+                        alpha + 1
+                    };
+                    // (No re-search once stopped: the result is discarded anyway, and entering
+                    // the search would count nodes past a node limit.)
+                    if s > alpha && !self.check.stopped() {
+                        s = -self.pvs(child_depth, ply + 1, -alpha - 1, -alpha);
+                    }
+                    if s > alpha && s < beta && !self.check.stopped() {
+                        -self.pvs(child_depth, ply + 1, -beta, -alpha)
+                    } else {
+                        s
+                    }
+                }
+            };
+            self.unmake();
+            if self.check.stopped() {
+                if root {
+                    self.root_interrupted = Some(cell);
+                }
+                return Break(0);
+            }
+            if root && score <= -MATE_BOUND {
+                self.root_lost = self.root_lost.with(cell);
+            }
+            if score > best {
+                best = score;
+                best_move = Some(cell);
+                if score > alpha {
+                    node.alpha = score;
+                    self.set_pv(ply, cell);
+                    if root {
+                        self.root_best = score;
+                    }
+                    if score >= beta {
+                        self.ordering.record_cutoff(node.color, cell, ply, depth);
+                        break;
+                    }
+                }
+            }
+        }
+        Continue((best, best_move))
+    }
+
+    /// 13. Store the result in the transposition table, and on 15×15 what the evaluation
+    ///     missed in the correction history. `alpha` is the window's lower edge before the
+    ///     moves were searched.
+    #[inline]
+    fn store(&mut self, node: &Node<B>, alpha: Score, best: Score, best_move: Option<Cell>) {
+        // (A node searched without some moves has no value of its own to keep.)
+        if !node.excluded.is_empty() {
+            return;
+        }
+        let bound = if best >= node.beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let depth = node.depth;
+        let stored_depth = if node.proven_depth { PROVEN_DEPTH } else { depth.clamp(0, 254) as u8 };
+        let entry = TtEntry {
+            score: score_to_tt(best, node.ply),
+            best_move: best_move.map(|m| B::GEOMETRY.transform(node.sym, m)),
+            depth: stored_depth,
+            bound,
+        };
+        self.tt.store(node.key, entry);
+        if !node.root && !node.small && node.threats.is_empty() && depth >= 1 && !is_decisive(best)
+        {
+            let static_eval = self.corrected_eval();
+            let informative = match bound {
+                Bound::Lower => best > static_eval,
+                Bound::Upper => best < static_eval,
+                Bound::Exact => true,
+            };
+            if informative {
+                self.correction.update(&self.board, depth, best - static_eval);
+            }
+        }
+    }
+}

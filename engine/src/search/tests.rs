@@ -1,0 +1,98 @@
+//! Tests of the iterations and the node: stopped searches, caro's double blocks.
+
+use super::*;
+use crate::bitboard::Bitboard;
+use crate::bitboard::Bits256;
+use crate::rules::Rule;
+
+/// Black h6 i7 j8 k9 with white f4 two cells below: `o.xxxx..`, two fives to make. Under
+/// freestyle white has lost; under caro its l10 stops both (g5 would then make
+/// `oxxxxxo`), and the search plays it without a loss.
+#[test]
+fn under_caro_the_search_stops_two_fives_with_one_stone() {
+    let g = Bits256::GEOMETRY;
+    for (rule, lost) in [(Rule::Freestyle, true), (Rule::Caro, false)] {
+        let board = Board::<Bits256>::from_notation(rule, "h6,f4,i7,a1,j8,a3,k9").expect("legal");
+        let mut tt = TranspositionTable::with_bytes(1 << 20);
+        let limits = SearchLimits { depth: Some(3), ..SearchLimits::default() };
+        let result = search(&board, &mut tt, limits, &mut |_| {});
+        let loss = score::mate_plies(result.score()).is_some_and(|plies| plies < 0);
+        assert_eq!(loss, lost, "{rule}: score {}", result.score());
+        if !lost {
+            assert_eq!(result.best_move.map(|c| g.format_pos(c)).as_deref(), Some("l10"));
+        }
+    }
+}
+
+#[test]
+fn a_search_stopped_in_its_first_line_keeps_a_root_move_proven_better_there() {
+    // Whenever the best move changes between depth d and d + 1, a search stopped one
+    // node before depth d + 1 completes has already searched the new move to depth d + 1
+    // (unless it only rose in a later aspiration attempt): it plays that move.
+    let board = Board::<Bits256>::from_notation(Rule::Standard, "h8,h9,i8,j8").expect("legal");
+    let run = |limits: SearchLimits| {
+        let mut tt = TranspositionTable::with_bytes(1 << 20);
+        search(&board, &mut tt, limits, &mut |_| {})
+    };
+    let mut adopted = 0;
+    for d in 2..8 {
+        let shallow = run(SearchLimits { depth: Some(d), ..SearchLimits::default() });
+        let deep = run(SearchLimits { depth: Some(d + 1), ..SearchLimits::default() });
+        if shallow.best_move == deep.best_move {
+            continue;
+        }
+        let nodes = Some(deep.nodes - 1);
+        let stopped = run(SearchLimits { nodes, ..SearchLimits::default() });
+        assert_eq!(stopped.depth, d, "the last completed iteration");
+        let line = &stopped.lines[0];
+        assert_eq!(stopped.best_move, line.pv.first().copied());
+        if line.depth == d + 1 {
+            assert_eq!(stopped.best_move, deep.best_move, "depth {d}");
+            assert_eq!(line.score, deep.score(), "depth {d}");
+            adopted += 1;
+        } else {
+            assert_eq!(stopped.best_move, shallow.best_move, "depth {d}");
+        }
+    }
+    assert!(adopted >= 2, "only {adopted} stopped searches kept the deeper move");
+}
+
+#[test]
+fn a_search_stopped_after_proving_its_last_best_move_lost_plays_one_not_proven_lost() {
+    // Depth 8 prefers l9, which iteration 9 proves lost before another root move raises
+    // alpha (a classroom game's position, black to move). The checks of the best move
+    // refute l9 and the moves after it by white threat sequences and prove the loss by
+    // depth 5, so this search of the stop goes without them.
+    let moves = "g6,j10,g10,j9,f7,j11,j12,k8,e8,j7,j8,h5";
+    let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
+    let run = |limits: SearchLimits| {
+        let mut tt = TranspositionTable::with_bytes(1 << 22);
+        let mut searcher = Searcher::new(board.clone(), &mut tt, limits);
+        searcher.best_move_checks = BestMoveChecks::off();
+        let result = searcher.search_alone(&mut |_| {});
+        (result, searcher.root_lost, searcher.root_interrupted)
+    };
+    let (shallow, ..) = run(SearchLimits { depth: Some(8), ..SearchLimits::default() });
+    let (deep, lost, _) = run(SearchLimits { depth: Some(9), ..SearchLimits::default() });
+    let l9 = Bits256::GEOMETRY.parse_pos("l9");
+    assert_eq!(shallow.best_move, Some(l9));
+    assert!(lost.contains(l9) && deep.best_move != Some(l9));
+    let mut replaced = 0;
+    for step in 1..20 {
+        let nodes = shallow.nodes + (deep.nodes - shallow.nodes) * step / 20;
+        let (stopped, lost, interrupted) =
+            run(SearchLimits { nodes: Some(nodes), ..SearchLimits::default() });
+        assert_eq!(stopped.depth, 8);
+        let best = stopped.best_move.expect("a move");
+        assert_eq!(stopped.pv().first(), Some(&best));
+        if lost.contains(best) {
+            assert!(interrupted.is_none_or(|cell| lost.contains(cell)), "{nodes} nodes");
+        }
+        if lost.contains(l9) && stopped.lines[0].pv == [best] {
+            assert_eq!(Some(best), interrupted);
+            assert_eq!(stopped.score(), shallow.score());
+            replaced += 1;
+        }
+    }
+    assert!(replaced >= 2, "only {replaced} stopped searches replaced the lost move");
+}
