@@ -1,6 +1,10 @@
 //! Commands: frames parsed into a typed enum. Lenient in: any case, extra spaces, `x, y`.
 //! Syntax problems become [`Command::Invalid`] (answered `ERROR`), unknown words
-//! [`Command::Unknown`] (answered `UNKNOWN`).
+//! [`Command::Unknown`] (answered `UNKNOWN`); `INFO` values are typed ([`Info`]), and a bad
+//! one becomes [`Command::BadInfo`] (reported with the next move, since managers expect no
+//! answer to `INFO`).
+
+use std::fmt;
 
 use mnk_engine::search::MAX_LINES;
 
@@ -12,14 +16,138 @@ pub type Point = (usize, usize);
 /// Largest coordinate the parser accepts (anything larger is certainly off the board).
 const MAX_COORDINATE: usize = 1_000;
 
+/// Whose stone a line of a `BOARD` or `YXBOARD` block places (its third field).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// `1`: the engine's own stone.
+    Own,
+    /// `2`: the opponent's stone.
+    Opponent,
+    /// `3`: a continuous-game marker (Gomocup's "renju" fields), ignored.
+    Continuous,
+}
+
 /// One stone of a `BOARD` or `YXBOARD` block.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct BoardStone {
     /// Where.
     pub point: Point,
-    /// 1 = the engine's own stone, 2 = the opponent's, 3 = a continuous-game marker.
-    pub field: u8,
+    /// Whose.
+    pub field: Field,
 }
+
+/// A setting the manager sends with `INFO key value`, its value typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Info {
+    /// `timeout_turn`: milliseconds a move (0: answer at once).
+    TimeoutTurn(u64),
+    /// `timeout_match`: milliseconds a game (0: no game clock).
+    TimeoutMatch(u64),
+    /// `time_left`: milliseconds left on the game clock (a negative value, which some
+    /// managers send once the clock has run out, is 0).
+    TimeLeft(u64),
+    /// `max_memory`: bytes the engine may use (0: no limit).
+    MaxMemory(u64),
+    /// `rule`: the Gomocup rule code (0, 1, 2, 4, 8, 9; others are refused at the next move).
+    Rule(u32),
+    /// `max_depth`: the deepest iteration (`None`: 0, no limit).
+    MaxDepth(Option<u32>),
+    /// `max_node`: the most nodes a search may visit (`None`: 0, no limit).
+    MaxNode(Option<u64>),
+    /// `thread_num`: search threads (the session clamps it to what it supports).
+    ThreadNum(u64),
+    /// `messages` (mnk's own): whether progress lines are sent.
+    Messages(bool),
+    /// Any other key (`game_type`, `folder`, `evaluate`, ...): accepted and not needed.
+    Ignored(String),
+}
+
+/// An `INFO` line whose value does not fit its key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadInfo {
+    /// The key, lower case.
+    pub key: String,
+    /// The value as given (shortened and made printable for echoing).
+    pub value: String,
+}
+
+impl fmt::Display for BadInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "INFO {}: ignored bad value '{}'", self.key, self.value)
+    }
+}
+
+impl std::error::Error for BadInfo {}
+
+/// What is wrong with the arguments of a known command. The texts quoted are echoed
+/// printable (see [`echo`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArgumentError {
+    /// Arguments to a command that takes none.
+    Unexpected(String),
+    /// Not `x,y`.
+    NotAPoint(String),
+    /// A coordinate past any board.
+    CoordinateOutOfRange(String),
+    /// `START` without a size.
+    MissingSize,
+    /// A size that is not a number (or two).
+    NotASize(String),
+    /// `YXNBEST` without a count of 1 to [`MAX_LINES`].
+    NotALineCount(String),
+    /// `PERFT` without a depth.
+    NotADepth(String),
+    /// `INFO` without a key.
+    MissingInfoKey,
+    /// A `SWAP2BOARD` block of other than 0, 3 or 5 stones.
+    Swap2StoneCount(usize),
+    /// A block line that is not `x,y,field`.
+    NotAStone(String),
+    /// A field other than 1, 2 or 3.
+    NotAField(String),
+    /// A block with too many lines before `DONE`.
+    BlockTooLong,
+}
+
+impl fmt::Display for ArgumentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArgumentError::Unexpected(got) => write!(f, "takes no arguments, got '{got}'"),
+            ArgumentError::NotAPoint(got) => write!(f, "expected x,y, got '{got}'"),
+            ArgumentError::CoordinateOutOfRange(got) => write!(f, "coordinate {got} out of range"),
+            ArgumentError::MissingSize => f.write_str("expected a board size"),
+            ArgumentError::NotASize(got) => write!(f, "bad board size '{got}'"),
+            ArgumentError::NotALineCount(got) => {
+                write!(f, "expected a number of moves from 1 to {MAX_LINES}, got '{got}'")
+            }
+            ArgumentError::NotADepth(got) => write!(f, "expected a depth, got '{got}'"),
+            ArgumentError::MissingInfoKey => f.write_str("missing key"),
+            ArgumentError::Swap2StoneCount(n) => write!(f, "expected 0, 3 or 5 stones, got {n}"),
+            ArgumentError::NotAStone(got) => write!(f, "expected x,y,field, got '{got}'"),
+            ArgumentError::NotAField(got) => write!(f, "field must be 1, 2 or 3, got '{got}'"),
+            ArgumentError::BlockTooLong => f.write_str("too many lines before DONE"),
+        }
+    }
+}
+
+impl std::error::Error for ArgumentError {}
+
+/// A known command with bad arguments: answered `ERROR COMMAND: what is wrong`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvalidCommand {
+    /// The command word, upper case.
+    pub command: &'static str,
+    /// What is wrong.
+    pub error: ArgumentError,
+}
+
+impl fmt::Display for InvalidCommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.command, self.error)
+    }
+}
+
+impl std::error::Error for InvalidCommand {}
 
 /// A command from the manager.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,13 +171,10 @@ pub enum Command {
     YxBoard(Vec<BoardStone>),
     /// `SWAP2BOARD` … `DONE`.
     Swap2Board(Vec<Point>),
-    /// `INFO key value` (key lower-cased, value as given, possibly empty).
-    Info {
-        /// The key, lower case.
-        key: String,
-        /// The rest of the line.
-        value: String,
-    },
+    /// `INFO key value`.
+    Info(Info),
+    /// `INFO key value` with a value that does not fit the key.
+    BadInfo(BadInfo),
     /// `TAKEBACK x,y`.
     Takeback(Point),
     /// `PLAY x,y`.
@@ -73,13 +198,8 @@ pub enum Command {
     /// `SOLVE` (extension).
     Solve,
     /// A known command with bad arguments.
-    Invalid {
-        /// The command word, upper case.
-        command: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// An unknown command (the line, shortened).
+    Invalid(InvalidCommand),
+    /// An unknown command (the line, shortened and made printable).
     Unknown(String),
 }
 
@@ -88,14 +208,54 @@ impl Command {
     pub fn parse(frame: &Frame) -> Command {
         match frame {
             Frame::Line(line) => parse_line(line),
-            Frame::Block(kind, None) => invalid(kind.word(), "too many lines before DONE"),
+            Frame::Block(kind, None) => invalid(kind.word(), ArgumentError::BlockTooLong),
             Frame::Block(kind, Some(lines)) => parse_block(*kind, lines),
+        }
+    }
+
+    /// The command of the line `INFO key value` (`key` in any case).
+    ///
+    /// ```
+    /// use mnk_protocol::command::{Command, Info};
+    /// assert_eq!(Command::info("Timeout_Turn", "1000"), Command::Info(Info::TimeoutTurn(1000)));
+    /// assert!(matches!(Command::info("timeout_turn", "soon"), Command::BadInfo(_)));
+    /// ```
+    pub fn info(key: &str, value: &str) -> Command {
+        let key = key.to_ascii_lowercase();
+        let value = value.trim();
+        match parse_info(&key, value) {
+            Some(info) => Command::Info(info),
+            None => Command::BadInfo(BadInfo { key: echo(&key), value: echo(value) }),
         }
     }
 }
 
-fn invalid(command: &str, reason: impl Into<String>) -> Command {
-    Command::Invalid { command: command.to_string(), reason: reason.into() }
+/// The typed value of `INFO key value` (`key` lower case), or `None` if it does not fit.
+fn parse_info(key: &str, value: &str) -> Option<Info> {
+    let number = || value.parse::<u64>().ok();
+    Some(match key {
+        "timeout_turn" => Info::TimeoutTurn(number()?),
+        "timeout_match" => Info::TimeoutMatch(number()?),
+        "time_left" => Info::TimeLeft(value.parse::<i64>().ok()?.max(0).unsigned_abs()),
+        "max_memory" => Info::MaxMemory(number()?),
+        "rule" => Info::Rule(u32::try_from(number()?).ok()?),
+        "max_depth" => Info::MaxDepth(match number()? {
+            0 => None,
+            depth => Some(u32::try_from(depth.min(255)).expect("at most 255")),
+        }),
+        "max_node" => Info::MaxNode(Some(number()?).filter(|&n| n > 0)),
+        "thread_num" => Info::ThreadNum(number()?),
+        "messages" => match value {
+            "0" => Info::Messages(false),
+            "1" => Info::Messages(true),
+            _ => return None,
+        },
+        other => Info::Ignored(echo(other)),
+    })
+}
+
+fn invalid(command: &'static str, error: ArgumentError) -> Command {
+    Command::Invalid(InvalidCommand { command, error })
 }
 
 /// Text from the input as an answer may echo it: printable ASCII only (anything else
@@ -112,52 +272,47 @@ fn parse_line(line: &str) -> Command {
         Some((w, r)) => (w, r.trim()),
         None => (line, ""),
     };
-    let upper = word.to_ascii_uppercase();
-    let no_args = |cmd: Command| {
+    let no_args = |command: &'static str, parsed: Command| {
         if rest.is_empty() {
-            cmd
+            parsed
         } else {
-            invalid(&upper, format!("takes no arguments, got '{}'", echo(rest)))
+            invalid(command, ArgumentError::Unexpected(echo(rest)))
         }
     };
-    match upper.as_str() {
+    match word.to_ascii_uppercase().as_str() {
         "START" => parse_start(rest),
-        "RECTSTART" => match parse_point(rest) {
-            Ok((width, height)) => Command::Start { width, height },
-            Err(e) => invalid("RECTSTART", e),
-        },
-        "RESTART" => no_args(Command::Restart),
-        "BEGIN" => no_args(Command::Begin),
+        "RECTSTART" => {
+            point_command("RECTSTART", rest, |(width, height)| Command::Start { width, height })
+        }
+        "RESTART" => no_args("RESTART", Command::Restart),
+        "BEGIN" => no_args("BEGIN", Command::Begin),
         "END" => Command::End,
-        "ABOUT" => no_args(Command::About),
+        "ABOUT" => no_args("ABOUT", Command::About),
         "YXSTOP" | "STOP" => Command::Stop,
-        "YXSHOWFORBID" => no_args(Command::YxShowForbid),
-        "SHOW" => no_args(Command::Show),
-        "EVAL" => no_args(Command::Eval),
-        "SOLVE" => no_args(Command::Solve),
+        "YXSHOWFORBID" => no_args("YXSHOWFORBID", Command::YxShowForbid),
+        "SHOW" => no_args("SHOW", Command::Show),
+        "EVAL" => no_args("EVAL", Command::Eval),
+        "SOLVE" => no_args("SOLVE", Command::Solve),
         "TURN" => point_command("TURN", rest, Command::Turn),
         "TAKEBACK" => point_command("TAKEBACK", rest, Command::Takeback),
         "PLAY" => point_command("PLAY", rest, Command::Play),
         "YXNBEST" => match rest.parse::<usize>() {
             Ok(n) if (1..=MAX_LINES).contains(&n) => Command::YxNbest(n),
-            _ => invalid(
-                "YXNBEST",
-                format!("expected a number of moves from 1 to {MAX_LINES}, got '{}'", echo(rest)),
-            ),
+            _ => invalid("YXNBEST", ArgumentError::NotALineCount(echo(rest))),
         },
         "PERFT" => match rest.parse::<u32>() {
             Ok(depth) => Command::Perft(depth),
-            Err(_) => invalid("PERFT", format!("expected a depth, got '{}'", echo(rest))),
+            Err(_) => invalid("PERFT", ArgumentError::NotADepth(echo(rest))),
         },
         "INFO" => {
             let (key, value) = match rest.split_once(char::is_whitespace) {
-                Some((k, v)) => (k, v.trim()),
+                Some((k, v)) => (k, v),
                 None => (rest, ""),
             };
             if key.is_empty() {
-                invalid("INFO", "missing key")
+                invalid("INFO", ArgumentError::MissingInfoKey)
             } else {
-                Command::Info { key: key.to_ascii_lowercase(), value: value.to_string() }
+                Command::info(key, value)
             }
         }
         _ => Command::Unknown(echo(line)),
@@ -171,17 +326,17 @@ fn parse_start(rest: &str) -> Command {
     match numbers.as_slice() {
         [n] => match parse(n) {
             Some(n) => Command::Start { width: n, height: n },
-            None => invalid("START", format!("bad board size '{}'", echo(n))),
+            None => invalid("START", ArgumentError::NotASize(echo(n))),
         },
         [w, h] => match (parse(w), parse(h)) {
             (Some(width), Some(height)) => Command::Start { width, height },
-            _ => invalid("START", format!("bad board size '{}'", echo(rest))),
+            _ => invalid("START", ArgumentError::NotASize(echo(rest))),
         },
-        _ => invalid("START", "expected a board size"),
+        _ => invalid("START", ArgumentError::MissingSize),
     }
 }
 
-fn point_command(word: &str, rest: &str, make: fn(Point) -> Command) -> Command {
+fn point_command(word: &'static str, rest: &str, make: impl Fn(Point) -> Command) -> Command {
     match parse_point(rest) {
         Ok(p) => make(p),
         Err(e) => invalid(word, e),
@@ -189,15 +344,15 @@ fn point_command(word: &str, rest: &str, make: fn(Point) -> Command) -> Command 
 }
 
 /// Parses `x,y` (spaces around the comma allowed).
-pub fn parse_point(text: &str) -> Result<Point, String> {
-    let (x, y) =
-        text.split_once(',').ok_or_else(|| format!("expected x,y, got '{}'", echo(text)))?;
+pub fn parse_point(text: &str) -> Result<Point, ArgumentError> {
+    let not_a_point = || ArgumentError::NotAPoint(echo(text));
+    let (x, y) = text.split_once(',').ok_or_else(not_a_point)?;
     let coordinate = |s: &str| {
         let s = s.trim();
         match s.parse::<usize>() {
             Ok(v) if v <= MAX_COORDINATE => Ok(v),
-            Ok(_) => Err(format!("coordinate {} out of range", echo(s))),
-            Err(_) => Err(format!("expected x,y, got '{}'", echo(text))),
+            Ok(_) => Err(ArgumentError::CoordinateOutOfRange(echo(s))),
+            Err(_) => Err(not_a_point()),
         }
     };
     Ok((coordinate(x)?, coordinate(y)?))
@@ -206,38 +361,37 @@ pub fn parse_point(text: &str) -> Result<Point, String> {
 fn parse_block(kind: BlockKind, lines: &[String]) -> Command {
     match kind {
         BlockKind::Swap2Board => {
-            let points: Result<Vec<Point>, String> = lines.iter().map(|l| parse_point(l)).collect();
+            let points: Result<Vec<Point>, ArgumentError> =
+                lines.iter().map(|l| parse_point(l)).collect();
             match points {
                 Ok(points) if matches!(points.len(), 0 | 3 | 5) => Command::Swap2Board(points),
-                Ok(points) => {
-                    invalid(kind.word(), format!("expected 0, 3 or 5 stones, got {}", points.len()))
-                }
+                Ok(points) => invalid(kind.word(), ArgumentError::Swap2StoneCount(points.len())),
                 Err(e) => invalid(kind.word(), e),
             }
         }
         BlockKind::Board | BlockKind::YxBoard => {
-            let mut stones = Vec::with_capacity(lines.len());
-            for line in lines {
-                match parse_stone(line) {
-                    Ok(stone) => stones.push(stone),
-                    Err(e) => return invalid(kind.word(), e),
-                }
+            let stones: Result<Vec<BoardStone>, ArgumentError> =
+                lines.iter().map(|line| parse_stone(line)).collect();
+            match stones {
+                Ok(stones) if kind == BlockKind::Board => Command::Board(stones),
+                Ok(stones) => Command::YxBoard(stones),
+                Err(e) => invalid(kind.word(), e),
             }
-            if kind == BlockKind::Board { Command::Board(stones) } else { Command::YxBoard(stones) }
         }
     }
 }
 
-fn parse_stone(line: &str) -> Result<BoardStone, String> {
+fn parse_stone(line: &str) -> Result<BoardStone, ArgumentError> {
     let (point, field) =
-        line.rsplit_once(',').ok_or_else(|| format!("expected x,y,field, got '{}'", echo(line)))?;
+        line.rsplit_once(',').ok_or_else(|| ArgumentError::NotAStone(echo(line)))?;
     let point = parse_point(point)?;
-    match field.trim() {
-        "1" => Ok(BoardStone { point, field: 1 }),
-        "2" => Ok(BoardStone { point, field: 2 }),
-        "3" => Ok(BoardStone { point, field: 3 }),
-        other => Err(format!("field must be 1, 2 or 3, got '{}'", echo(other))),
-    }
+    let field = match field.trim() {
+        "1" => Field::Own,
+        "2" => Field::Opponent,
+        "3" => Field::Continuous,
+        other => return Err(ArgumentError::NotAField(echo(other))),
+    };
+    Ok(BoardStone { point, field })
 }
 
 #[cfg(test)]
@@ -248,14 +402,18 @@ mod tests {
         Command::parse(&Frame::Line(s.to_string()))
     }
 
+    fn is_invalid(command: &Command) -> bool {
+        matches!(command, Command::Invalid(_))
+    }
+
     #[test]
     fn start_in_all_three_spellings() {
         assert_eq!(line("START 15"), Command::Start { width: 15, height: 15 });
         assert_eq!(line("start 15 15"), Command::Start { width: 15, height: 15 });
         assert_eq!(line("RECTSTART 20,15"), Command::Start { width: 20, height: 15 });
-        assert!(matches!(line("START"), Command::Invalid { .. }));
-        assert!(matches!(line("START x"), Command::Invalid { .. }));
-        assert!(matches!(line("START 99999999999999999999999"), Command::Invalid { .. }));
+        assert!(is_invalid(&line("START")));
+        assert!(is_invalid(&line("START x")));
+        assert!(is_invalid(&line("START 99999999999999999999999")));
     }
 
     #[test]
@@ -264,36 +422,43 @@ mod tests {
         assert_eq!(line("turn 7 , 8"), Command::Turn((7, 8)));
         assert_eq!(line("TAKEBACK 0,0"), Command::Takeback((0, 0)));
         assert_eq!(line("play 1,2"), Command::Play((1, 2)));
-        assert!(matches!(line("TURN"), Command::Invalid { .. }));
-        assert!(matches!(line("TURN -1,3"), Command::Invalid { .. }));
-        assert!(matches!(line("TURN 1,2,3"), Command::Invalid { .. }));
-        assert!(matches!(line("TURN 5000,3"), Command::Invalid { .. }));
+        for bad in ["TURN", "TURN -1,3", "TURN 1,2,3", "TURN 5000,3"] {
+            assert!(is_invalid(&line(bad)), "{bad}");
+        }
+        let Command::Invalid(error) = line("TURN 5000,3") else { unreachable!() };
+        assert_eq!(error.to_string(), "TURN: coordinate 5000 out of range");
     }
 
     #[test]
-    fn info_keys_are_lower_cased() {
-        assert_eq!(
-            line("INFO Timeout_Turn 1000"),
-            Command::Info { key: "timeout_turn".into(), value: "1000".into() }
-        );
-        assert_eq!(
-            line("INFO folder"),
-            Command::Info { key: "folder".into(), value: String::new() }
-        );
-        assert!(matches!(line("INFO"), Command::Invalid { .. }));
+    fn info_keys_are_lower_cased_and_values_typed() {
+        assert_eq!(line("INFO Timeout_Turn 1000"), Command::Info(Info::TimeoutTurn(1000)));
+        assert_eq!(line("INFO time_left -30"), Command::Info(Info::TimeLeft(0)));
+        assert_eq!(line("INFO max_depth 0"), Command::Info(Info::MaxDepth(None)));
+        assert_eq!(line("INFO max_depth 900"), Command::Info(Info::MaxDepth(Some(255))));
+        assert_eq!(line("INFO max_node 0"), Command::Info(Info::MaxNode(None)));
+        assert_eq!(line("INFO rule 4"), Command::Info(Info::Rule(4)));
+        assert_eq!(line("INFO messages 0"), Command::Info(Info::Messages(false)));
+        assert_eq!(line("INFO folder"), Command::Info(Info::Ignored("folder".into())));
+        assert_eq!(line("INFO evaluate 3,3"), Command::Info(Info::Ignored("evaluate".into())));
+        assert!(is_invalid(&line("INFO")));
+        for bad in ["INFO timeout_turn soon", "INFO rule 99999999999", "INFO messages 2"] {
+            assert!(matches!(line(bad), Command::BadInfo(_)), "{bad}");
+        }
+        let Command::BadInfo(bad) = line("INFO max_memory 12\u{1b}[2J34") else { unreachable!() };
+        assert_eq!(bad.to_string(), "INFO max_memory: ignored bad value '12?[2J34'");
     }
 
     #[test]
     fn unknown_and_argument_errors() {
         assert_eq!(line("FOO bar"), Command::Unknown("FOO bar".into()));
         assert_eq!(line("\u{7}\u{1b}x"), Command::Unknown("??x".into()));
-        assert!(matches!(line("BEGIN now"), Command::Invalid { .. }));
+        assert!(is_invalid(&line("BEGIN now")));
         assert_eq!(line("yxstop"), Command::Stop);
         assert_eq!(line("PERFT 3"), Command::Perft(3));
         assert_eq!(line("yxnbest 3"), Command::YxNbest(3));
         assert_eq!(line("YXNBEST 32"), Command::YxNbest(32));
         for bad in ["YXNBEST", "YXNBEST 0", "YXNBEST 33", "YXNBEST -1", "YXNBEST two"] {
-            assert!(matches!(line(bad), Command::Invalid { .. }), "{bad}");
+            assert!(is_invalid(&line(bad)), "{bad}");
         }
     }
 
@@ -303,15 +468,18 @@ mod tests {
         assert_eq!(
             Command::parse(&board),
             Command::Board(vec![
-                BoardStone { point: (7, 7), field: 1 },
-                BoardStone { point: (8, 8), field: 2 }
+                BoardStone { point: (7, 7), field: Field::Own },
+                BoardStone { point: (8, 8), field: Field::Opponent }
             ])
         );
         let bad = Frame::Block(BlockKind::Board, Some(vec!["7,7,4".into()]));
-        assert!(matches!(Command::parse(&bad), Command::Invalid { .. }));
+        let Command::Invalid(error) = Command::parse(&bad) else { panic!("not refused") };
+        assert_eq!(error.to_string(), "BOARD: field must be 1, 2 or 3, got '4'");
         let swap = Frame::Block(BlockKind::Swap2Board, Some(vec!["7,7".into()]));
-        assert!(matches!(Command::parse(&swap), Command::Invalid { .. }));
+        assert!(is_invalid(&Command::parse(&swap)));
         let swap = Frame::Block(BlockKind::Swap2Board, Some(vec![]));
         assert_eq!(Command::parse(&swap), Command::Swap2Board(vec![]));
+        let long = Frame::Block(BlockKind::YxBoard, None);
+        assert!(is_invalid(&Command::parse(&long)));
     }
 }

@@ -95,7 +95,7 @@ fn main() -> ExitCode {
         let mut session = Session::with_player(player);
         if let Some(count) = threads {
             // The setting a manager's `INFO thread_num` would make (and can still change).
-            session.handle(Command::Info { key: "thread_num".into(), value: count.clone() });
+            session.handle(Command::info("thread_num", count));
         }
         let code = match driver::run_session(session, io::stdin(), io::stdout()) {
             Ok(()) => 0,

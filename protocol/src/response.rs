@@ -5,6 +5,7 @@ use std::fmt;
 
 use crate::command::Point;
 use crate::player::Player;
+use crate::session::SessionError;
 
 /// The `ABOUT` line of a player named `$name`: its version and authors. (The optional
 /// `country`, `www` and `email` fields are left out: the project has none to give, and a
@@ -38,7 +39,7 @@ pub enum Response {
     /// `SWAP`
     Swap,
     /// `ERROR reason`
-    Error(String),
+    Error(SessionError),
     /// `UNKNOWN text`
     Unknown(String),
     /// `MESSAGE text`
@@ -74,7 +75,7 @@ impl fmt::Display for Response {
                 f.write_str(&parts.join(" "))
             }
             Response::Swap => f.write_str("SWAP"),
-            Response::Error(reason) => write!(f, "ERROR {}", one_line(reason)),
+            Response::Error(reason) => write!(f, "ERROR {}", one_line(&reason.to_string())),
             Response::Unknown(text) => write!(f, "UNKNOWN {}", one_line(text)),
             Response::Message(text) => write!(f, "MESSAGE {}", one_line(text)),
             Response::About(Player::Mnk) => f.write_str(ABOUT),
@@ -100,7 +101,13 @@ mod tests {
         assert_eq!(Response::Ok.to_string(), "OK");
         assert_eq!(Response::Move((7, 8)).to_string(), "7,8");
         assert_eq!(Response::Moves(vec![(7, 7), (8, 7), (7, 9)]).to_string(), "7,7 8,7 7,9");
-        assert_eq!(Response::Error("bad\r\nthing".into()).to_string(), "ERROR bad  thing");
+        let stopped = SessionError::PerftStopped { depth: 4, ms: 12 };
+        assert_eq!(
+            Response::Error(stopped).to_string(),
+            "ERROR PERFT: depth 4 stopped after 12 ms"
+        );
+        // Line breaks never split an answer, whatever a text holds.
+        assert_eq!(Response::Unknown("bad\r\nthing".into()).to_string(), "UNKNOWN bad  thing");
         assert_eq!(Response::Message("12\u{1b}[2J34".into()).to_string(), "MESSAGE 12?[2J34");
         assert_eq!(Response::Forbid(vec![(7, 8), (9, 10)]).to_string(), "FORBID 07080910.");
         assert_eq!(Response::Forbid(vec![]).to_string(), "FORBID .");

@@ -156,8 +156,7 @@ fn incremental_threat_sets_and_potentials_match_the_patterns_and_the_rule_on_ran
                         for cell in points.iter() {
                             let p = lines.cell_patterns(cell, color).unwrap();
                             let (x, y) = g.xy(cell);
-                            for (d, dir) in
-                                crate::geometry::Direction::ALL.into_iter().enumerate()
+                            for (d, dir) in crate::geometry::Direction::ALL.into_iter().enumerate()
                             {
                                 if shapes.contains(&p[d]) {
                                     let (dx, dy) = dir.delta();
@@ -173,11 +172,7 @@ fn incremental_threat_sets_and_potentials_match_the_patterns_and_the_rule_on_ran
                     }
                     for cell in empty.iter() {
                         let p = lines.cell_patterns(cell, color).unwrap();
-                        assert_eq!(
-                            fours.contains(cell),
-                            p.iter().any(|q| q.is_four()),
-                            "{rule}"
-                        );
+                        assert_eq!(fours.contains(cell), p.iter().any(|q| q.is_four()), "{rule}");
                         assert_eq!(threes.contains(cell), p.contains(&Pattern::F3), "{rule}");
                     }
                 }

@@ -233,7 +233,7 @@ fn ask(
 
 fn parse_move_text(text: &str) -> Result<Point, String> {
     if text.contains(',') {
-        return parse_point(text);
+        return parse_point(text).map_err(|e| e.to_string());
     }
     match mnk_engine::notation::parse_moves(text) {
         Ok(points) if points.len() == 1 => Ok(points[0]),

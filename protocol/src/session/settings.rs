@@ -1,9 +1,14 @@
 //! The manager's settings (`INFO`) as typed values, and what follows from them: the rule,
 //! the clock for the next move, and the transposition table's size.
 
+use std::fmt;
+
 use mnk_engine::rules::Rule;
+use mnk_engine::search::MAX_THREADS;
 use mnk_engine::time::TimeControl;
 use mnk_engine::tt::{BUCKET_BYTES, BUCKET_ENTRIES};
+
+use crate::command::Info;
 
 /// Turn time when the manager sends none, in milliseconds.
 pub const DEFAULT_TURN_MS: u64 = 5_000;
@@ -70,15 +75,47 @@ impl Default for Settings {
     }
 }
 
+/// A `rule` code mnk does not play.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct UnsupportedRule(pub u32);
+
+impl fmt::Display for UnsupportedRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unsupported rule {} (0 freestyle, 1 standard, 2/4 renju, 8/9 caro)", self.0)
+    }
+}
+
+impl std::error::Error for UnsupportedRule {}
+
 impl Settings {
-    /// The rule the `rule` code stands for, or an explanation why it cannot be played.
-    pub fn rule(&self) -> Result<Rule, String> {
-        Rule::from_protocol(self.rule_code).ok_or_else(|| {
-            format!(
-                "unsupported rule {} (0 freestyle, 1 standard, 2/4 renju, 8/9 caro)",
-                self.rule_code
-            )
-        })
+    /// Takes the setting of one `INFO` line. A `time_left` restarts the count of the
+    /// engine's own thinking time (see [`Settings::spent_ms`]); `thread_num` is clamped to
+    /// 1..=[`MAX_THREADS`].
+    pub fn apply(&mut self, info: &Info) {
+        match *info {
+            Info::TimeoutTurn(ms) => self.turn_ms = ms,
+            Info::TimeoutMatch(ms) => self.match_ms = ms,
+            Info::TimeLeft(ms) => {
+                self.time_left_ms = Some(ms);
+                self.spent_ms = 0;
+            }
+            Info::MaxMemory(bytes) => self.max_memory = bytes,
+            Info::Rule(code) => self.rule_code = code,
+            Info::MaxDepth(depth) => self.max_depth = depth,
+            Info::MaxNode(nodes) => self.max_nodes = nodes,
+            Info::ThreadNum(n) => {
+                self.threads = usize::try_from(n.clamp(1, MAX_THREADS as u64)).unwrap_or(1);
+            }
+            Info::Messages(on) => self.messages = on,
+            // Accepted and not needed: game_type, folder, evaluate (a debugging hint that
+            // must never print) and any unknown key.
+            Info::Ignored(_) => {}
+        }
+    }
+
+    /// The rule the `rule` code stands for, if mnk plays it.
+    pub fn rule(&self) -> Result<Rule, UnsupportedRule> {
+        Rule::from_protocol(self.rule_code).ok_or(UnsupportedRule(self.rule_code))
     }
 
     /// The clock for the next move: `timeout_turn`, and the game clock (see

@@ -1,0 +1,164 @@
+//! Why the session refuses a command: every refusal is one of these, answered
+//! `ERROR <text>` and leaving the session as it was.
+
+use std::fmt;
+
+use mnk_engine::board::IllegalMove;
+use mnk_engine::rules::Rule;
+
+use super::settings::UnsupportedRule;
+use crate::command::{InvalidCommand, Point};
+use crate::framing::BlockKind;
+
+/// A command the session refuses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SessionError {
+    /// A known command with bad arguments.
+    Invalid(InvalidCommand),
+    /// A command that needs a game before `START`.
+    NoGame,
+    /// A board size mnk does not play.
+    UnsupportedSize {
+        /// Columns asked for.
+        width: usize,
+        /// Rows asked for.
+        height: usize,
+    },
+    /// The rule the settings ask for is not one mnk plays.
+    UnsupportedRule(UnsupportedRule),
+    /// The game's moves are not a legal game under the rule the settings now ask for.
+    IllegalUnderRule {
+        /// The rule asked for.
+        rule: Rule,
+        /// Why a move is illegal under it.
+        error: IllegalMove,
+    },
+    /// `BEGIN` on a board with stones.
+    BeginNeedsAnEmptyBoard,
+    /// A move (by `TURN`, `PLAY` or in a block) that cannot be played.
+    IllegalMove {
+        /// The command word.
+        command: &'static str,
+        /// Where.
+        point: Point,
+        /// Why not.
+        error: IllegalMove,
+    },
+    /// `TURN` with the move that ends the game: nothing is left to answer.
+    TurnEndsTheGame(Point),
+    /// A position block lists a cell twice.
+    ListedTwice {
+        /// `BOARD` or `YXBOARD`.
+        kind: BlockKind,
+        /// The cell.
+        point: Point,
+    },
+    /// A position block whose stone counts leave the engine not to move.
+    StoneCounts {
+        /// `BOARD` or `YXBOARD`.
+        kind: BlockKind,
+        /// The engine's stones.
+        own: usize,
+        /// The opponent's.
+        opponent: usize,
+    },
+    /// A move request on a decided game.
+    GameDecided,
+    /// A search that found no move (a decided board).
+    NoLegalMove,
+    /// `TAKEBACK` of a move that is not the last one.
+    TakebackNotLast {
+        /// The move to take back.
+        point: Point,
+        /// The last move.
+        last: Point,
+    },
+    /// `TAKEBACK` on an empty board.
+    TakebackOnEmpty(Point),
+    /// `SWAP2BOARD` on a board other than 15×15.
+    Swap2NeedsFifteen,
+    /// `PERFT` deeper than the protocol counts on this board.
+    PerftTooDeep {
+        /// The depth asked for.
+        depth: u32,
+        /// The deepest the protocol counts here.
+        max: u32,
+    },
+    /// `PERFT` stopped by `YXSTOP` before it finished.
+    PerftStopped {
+        /// The depth asked for.
+        depth: u32,
+        /// Milliseconds it counted.
+        ms: u128,
+    },
+    /// `SOLVE` on a board too large to solve.
+    SolveNeedsASmallBoard,
+}
+
+impl fmt::Display for SessionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SessionError::Invalid(e) => write!(f, "{e}"),
+            SessionError::NoGame => f.write_str("no game started (send START first)"),
+            SessionError::UnsupportedSize { width, height } if width == height => {
+                write!(f, "unsupported board size {width}")
+            }
+            SessionError::UnsupportedSize { width, height } => {
+                write!(f, "unsupported board size {width}x{height} (square 3, 5 or 15 only)")
+            }
+            SessionError::UnsupportedRule(e) => write!(f, "{e}"),
+            SessionError::IllegalUnderRule { rule, error } => {
+                write!(f, "the position is illegal under rule {rule}: {error}")
+            }
+            SessionError::BeginNeedsAnEmptyBoard => {
+                f.write_str("BEGIN needs an empty board (use BOARD for a position)")
+            }
+            SessionError::IllegalMove { command, point: (x, y), error } => {
+                write!(f, "{command} {x},{y}: {error}")
+            }
+            SessionError::TurnEndsTheGame((x, y)) => write!(f, "TURN {x},{y} ends the game"),
+            SessionError::ListedTwice { kind, point: (x, y) } => {
+                write!(f, "{} {x},{y}: {x},{y} is listed twice", kind.word())
+            }
+            SessionError::StoneCounts { kind, own, opponent } => write!(
+                f,
+                "{}: {own} own and {opponent} opponent stones cannot be a position with the \
+                 engine to move",
+                kind.word()
+            ),
+            SessionError::GameDecided => f.write_str("the game is already decided"),
+            SessionError::NoLegalMove => f.write_str("no legal move"),
+            SessionError::TakebackNotLast { point: (x, y), last: (lx, ly) } => {
+                write!(f, "TAKEBACK {x},{y}: the last move is {lx},{ly}")
+            }
+            SessionError::TakebackOnEmpty((x, y)) => {
+                write!(f, "TAKEBACK {x},{y}: the board is empty")
+            }
+            SessionError::Swap2NeedsFifteen => f.write_str("SWAP2BOARD needs a 15x15 board"),
+            SessionError::PerftTooDeep { depth, max } => write!(
+                f,
+                "PERFT: depth {depth} is above {max} on this board (use pbrain-mnk perft)"
+            ),
+            SessionError::PerftStopped { depth, ms } => {
+                write!(f, "PERFT: depth {depth} stopped after {ms} ms")
+            }
+            SessionError::SolveNeedsASmallBoard => {
+                f.write_str("SOLVE: only 3x3 and 5x5 boards can be solved")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SessionError {}
+
+impl From<InvalidCommand> for SessionError {
+    fn from(e: InvalidCommand) -> Self {
+        SessionError::Invalid(e)
+    }
+}
+
+impl From<UnsupportedRule> for SessionError {
+    fn from(e: UnsupportedRule) -> Self {
+        SessionError::UnsupportedRule(e)
+    }
+}

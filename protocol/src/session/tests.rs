@@ -1,0 +1,398 @@
+//! Tests of the session: commands in, answers out, searches run inline.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use mnk_engine::rules::Rule;
+use mnk_engine::search::MAX_THREADS;
+use mnk_engine::size::BoardSize;
+use mnk_engine::tt::TranspositionTable;
+
+use super::*;
+use crate::command::Field;
+use mnk_engine::tt::BUCKET_BYTES;
+
+fn reply(session: &mut Session, command: Command) -> Vec<Response> {
+    match session.handle(command) {
+        Reaction::Reply(lines) => lines,
+        Reaction::Think(job) => session.think_inline(job),
+        Reaction::Quit => vec![],
+    }
+}
+
+/// The search a reaction hands out.
+fn search_job(reaction: Reaction) -> SearchJob {
+    match reaction {
+        Reaction::Think(job) => match *job {
+            Job::Search(job) => job,
+            other => panic!("not a search: {other:?}"),
+        },
+        other => panic!("not a job: {other:?}"),
+    }
+}
+
+fn started(size: usize) -> Session {
+    let mut s = Session::new();
+    assert_eq!(reply(&mut s, Command::Start { width: size, height: size }), vec![Response::Ok]);
+    s.handle(Command::info("timeout_turn", "50"));
+    s.handle(Command::info("messages", "0"));
+    s
+}
+
+#[test]
+fn turn_plays_the_opponent_move_and_answers_with_a_legal_move() {
+    let mut s = started(15);
+    let lines = reply(&mut s, Command::Turn((7, 7)));
+    assert_eq!(lines.len(), 1);
+    let Response::Move(p) = lines[0] else { panic!("{lines:?}") };
+    assert_ne!(p, (7, 7));
+    assert_eq!(s.game().unwrap().move_count(), 2);
+}
+
+/// With a turn time alone the search aims at exactly its limit, so it is never stretched
+/// or shrunk (a forced move too has the whole turn); a game clock's share aims below it.
+#[test]
+fn a_turn_time_alone_is_the_aim_and_the_limit() {
+    let mut s = started(15);
+    let limits = |s: &mut Session| {
+        let job = search_job(s.handle(Command::Turn((7, 7))));
+        (job.limits.target, job.limits.time)
+    };
+    s.handle(Command::info("timeout_turn", "1000"));
+    let (target, time) = limits(&mut s);
+    assert!(time.is_some_and(|t| t.as_millis() > 900), "{time:?}");
+    assert_eq!(target, time);
+    let mut s = started(15);
+    s.handle(Command::info("timeout_turn", "1000"));
+    s.handle(Command::info("timeout_match", "4000"));
+    let (target, time) = limits(&mut s);
+    assert!(target < time, "{target:?} {time:?}");
+}
+
+/// A game clock with no `time_left` counts down from `timeout_match` by the time each
+/// answer took; `time_left` replaces the count, and a new game (`RESTART`, `START`)
+/// starts again from a full `timeout_match`, not from the last game's `time_left`.
+#[test]
+fn the_game_clock_counts_the_thinking_time_between_time_lefts() {
+    let info = |s: &mut Session, key: &str, value: &str| {
+        s.handle(Command::info(key, value));
+    };
+    let left = |s: &Session| s.settings().time_control().left_ms;
+    let mut s = started(15);
+    assert_eq!(left(&s), None, "no timeout_match: no game clock");
+    info(&mut s, "timeout_match", "3000");
+    assert_eq!(left(&s), Some(3000));
+    reply(&mut s, Command::Turn((7, 7)));
+    let after_one = left(&s).expect("a clock");
+    assert!(after_one < 3000, "the answer's time is taken off: {after_one}");
+    info(&mut s, "time_left", "2500");
+    assert_eq!(left(&s), Some(2500));
+    reply(&mut s, Command::Turn((7, 9)));
+    assert!(left(&s).expect("a clock") < 2500);
+    reply(&mut s, Command::Restart);
+    assert_eq!(left(&s), Some(3000), "a new game's clock is full");
+    info(&mut s, "time_left", "1200");
+    reply(&mut s, Command::Start { width: 15, height: 15 });
+    assert_eq!(left(&s), Some(3000), "so is the clock after START");
+    info(&mut s, "time_left", "2147483647");
+    assert_eq!(left(&s), None, "2147483647 means no game clock");
+}
+
+/// mnk's table has the size the settings ask for; the classroom program, which uses
+/// none, gets the smallest.
+#[test]
+fn only_mnk_gets_the_table_the_settings_ask_for() {
+    for (player, bytes) in [(Player::Mnk, DEFAULT_HASH_BYTES), (Player::Classroom, MIN_HASH_BYTES)]
+    {
+        let mut s = Session::with_player(player);
+        reply(&mut s, Command::Start { width: 15, height: 15 });
+        s.handle(Command::info("max_depth", "2"));
+        let lines = reply(&mut s, Command::Turn((7, 7)));
+        assert!(matches!(lines.last(), Some(Response::Move(_))), "{player:?}: {lines:?}");
+        let kept = s.tt.as_ref().map(TranspositionTable::bytes);
+        assert_eq!(kept, Some(TranspositionTable::bytes_for(bytes)), "{player:?}");
+    }
+}
+
+#[test]
+fn illegal_turns_leave_the_position_unchanged() {
+    let mut s = started(15);
+    reply(&mut s, Command::Turn((7, 7)));
+    let before = s.game().unwrap().history();
+    for bad in [(7, 7), (15, 0), (0, 99)] {
+        let lines = reply(&mut s, Command::Turn(bad));
+        assert!(matches!(&lines[..], [Response::Error(_)]), "{lines:?}");
+        assert_eq!(s.game().unwrap().history(), before);
+    }
+}
+
+#[test]
+fn board_infers_colours_from_counts() {
+    let mut s = started(15);
+    let stones = [
+        BoardStone { point: (7, 7), field: Field::Opponent },
+        BoardStone { point: (8, 8), field: Field::Own },
+        BoardStone { point: (9, 9), field: Field::Opponent },
+    ];
+    let lines = reply(&mut s, Command::Board(stones.to_vec()));
+    assert!(matches!(lines[..], [Response::Move(_)]), "{lines:?}");
+    let history = s.game().unwrap().history();
+    assert_eq!(&history[..3], &[(7, 7), (8, 8), (9, 9)]);
+    let bad = [
+        BoardStone { point: (7, 7), field: Field::Own },
+        BoardStone { point: (8, 8), field: Field::Own },
+    ];
+    assert!(matches!(&reply(&mut s, Command::Board(bad.to_vec()))[..], [Response::Error(_)]));
+    assert_eq!(s.game().unwrap().move_count(), 4, "unchanged after the bad BOARD");
+}
+
+#[test]
+fn unsupported_sizes_and_rules_are_errors() {
+    let mut s = Session::new();
+    assert_eq!(
+        reply(&mut s, Command::Start { width: 20, height: 20 }),
+        vec![Response::Error(SessionError::UnsupportedSize { width: 20, height: 20 })]
+    );
+    assert!(matches!(&reply(&mut s, Command::Begin)[..], [Response::Error(_)]));
+    reply(&mut s, Command::Start { width: 15, height: 15 });
+    reply(&mut s, Command::info("rule", "3"));
+    let lines = reply(&mut s, Command::Begin);
+    assert!(
+        matches!(&lines[..], [Response::Error(e)] if e.to_string().contains("unsupported rule 3")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn takeback_undoes_only_the_last_move() {
+    let mut s = started(5);
+    reply(&mut s, Command::Turn((2, 2)));
+    let last = s.game().unwrap().last_move().unwrap();
+    assert!(matches!(&reply(&mut s, Command::Takeback((2, 2)))[..], [Response::Error(_)]));
+    assert_eq!(reply(&mut s, Command::Takeback(last)), vec![Response::Ok]);
+    assert_eq!(reply(&mut s, Command::Takeback((2, 2))), vec![Response::Ok]);
+    assert!(matches!(&reply(&mut s, Command::Takeback((2, 2)))[..], [Response::Error(_)]));
+}
+
+#[test]
+fn bad_info_values_are_reported_with_the_next_move() {
+    let mut s = started(3);
+    reply(&mut s, Command::info("timeout_turn", "soon"));
+    let lines = reply(&mut s, Command::Begin);
+    assert!(matches!(&lines[0], Response::Message(m) if m.contains("timeout_turn")), "{lines:?}");
+    assert!(matches!(lines.last(), Some(Response::Move(_))));
+    assert_eq!(s.settings().turn_ms, 50, "the old value stays");
+}
+
+/// `thread_num` sets the search threads (clamped), keeps memory back for each extra one,
+/// and a game played with several threads still gets legal moves.
+#[test]
+fn thread_num_sets_the_threads_and_their_memory() {
+    let mut s = started(15);
+    let info = |s: &mut Session, value: &str| {
+        s.handle(Command::info("thread_num", value));
+    };
+    s.handle(Command::info("max_memory", "367001600"));
+    // A time control under which the memory limit, not the time, sizes the table.
+    let turn_ms = std::mem::replace(&mut s.settings.turn_ms, 30_000);
+    let one_thread = s.settings().hash_bytes();
+    for (value, threads) in [("4", 4), ("0", 1), ("100000", MAX_THREADS), ("2", 2)] {
+        info(&mut s, value);
+        assert_eq!(s.settings().threads, threads, "thread_num {value}");
+    }
+    assert_eq!(s.settings().hash_bytes(), one_thread - THREAD_RESERVE_BYTES);
+    s.settings.turn_ms = turn_ms;
+    info(&mut s, "many");
+    assert_eq!(s.settings().threads, 2, "the old value stays");
+    let mut lines = reply(&mut s, Command::Turn((7, 7)));
+    assert!(matches!(&lines[0], Response::Message(m) if m.contains("thread_num")), "{lines:?}");
+    for _ in 0..3 {
+        let Some(&Response::Move(p)) = lines.last() else { panic!("{lines:?}") };
+        let game = s.game().unwrap();
+        assert_eq!(game.last_move(), Some(p));
+        let history = game.history();
+        let free = (0..15).flat_map(|x| (0..15).map(move |y| (x, y)));
+        let next = free.filter(|q| !history.contains(q)).nth(3).unwrap();
+        lines = reply(&mut s, Command::Turn(next));
+    }
+    assert!(matches!(lines.last(), Some(Response::Move(_))), "{lines:?}");
+}
+
+/// A short time control gets a table its searches can fill rather than all of
+/// `max_memory`; a long one still gets what the memory limit allows.
+#[test]
+fn the_table_is_no_larger_than_the_time_control_can_fill() {
+    const MIB: usize = 1 << 20;
+    let mut s = started(15);
+    let info = |s: &mut Session, key: &str, value: &str| {
+        s.handle(Command::info(key, value));
+    };
+    info(&mut s, "max_memory", "367001600");
+    let all_memory = 367_001_600 - MEMORY_RESERVE_BYTES;
+    // 200 ms a move: at most 167 ms, 4 M nodes a second, two moves' worth of 16-byte
+    // entries = 21.4 MB, rounded up to 32 MiB.
+    for (turn, match_ms, threads, bytes) in [
+        ("200", "0", "1", 32 * MIB),
+        ("200", "0", "2", 64 * MIB),
+        ("1000", "0", "1", 128 * MIB),
+        // The game clock's first moves get up to 3 × 1/16 of it: 1,500 ms of 8 s.
+        ("30000", "8000", "1", 256 * MIB),
+        ("30000", "180000", "1", all_memory),
+        ("0", "0", "1", MIN_HASH_BYTES),
+    ] {
+        info(&mut s, "timeout_turn", turn);
+        info(&mut s, "timeout_match", match_ms);
+        info(&mut s, "thread_num", threads);
+        assert_eq!(s.settings().hash_bytes(), bytes, "{turn} {match_ms} {threads}");
+    }
+    info(&mut s, "timeout_turn", "200");
+    info(&mut s, "max_memory", "20000000");
+    assert_eq!(s.settings().hash_bytes(), MIN_HASH_BYTES, "the memory limit still rules");
+    info(&mut s, "max_memory", "0");
+    assert_eq!(s.settings().hash_bytes(), 32 * MIB, "below the 64 MiB default table");
+    // The size holds through the game: time_left does not change it.
+    info(&mut s, "time_left", "100");
+    assert_eq!(s.settings().hash_bytes(), 32 * MIB);
+}
+
+#[test]
+fn small_board_extensions_solve_and_perft() {
+    let mut s = started(3);
+    let lines = reply(&mut s, Command::Perft(2));
+    assert!(matches!(&lines[0], Response::Message(m) if m.starts_with("perft depth 2 time_ms")));
+    assert_eq!(lines[1], Response::Nodes(72));
+    let solved = reply(&mut s, Command::Solve);
+    assert!(matches!(&solved[..], [Response::Message(m)] if m.starts_with("value draw best")));
+    let mut big = started(15);
+    assert!(matches!(&reply(&mut big, Command::Solve)[..], [Response::Error(_)]));
+    assert!(matches!(&reply(&mut big, Command::Perft(5))[..], [Response::Error(_)]));
+}
+
+#[test]
+fn yxnbest_reports_distinct_best_moves_then_plays_the_first() {
+    let mut s = started(15);
+    reply(&mut s, Command::Turn((7, 7)));
+    let before = s.game().unwrap().move_count();
+    let lines = reply(&mut s, Command::YxNbest(3));
+    let [Response::Message(a), Response::Message(b), Response::Message(c), Response::Move(p)] =
+        &lines[..]
+    else {
+        panic!("{lines:?}")
+    };
+    let mut roots = Vec::new();
+    for (k, text) in [a, b, c].into_iter().enumerate() {
+        assert!(text.starts_with(&format!("nbest {}/3 depth ", k + 1)), "{text}");
+        let pv = text.split(" pv ").nth(1).expect("a pv");
+        let root = pv.split(' ').next().expect("a move").to_string();
+        assert!(!roots.contains(&root), "{lines:?}");
+        roots.push(root);
+    }
+    let moves = mnk_engine::notation::parse_moves(&roots[0]).unwrap();
+    assert_eq!(moves, vec![*p], "the move played is the first line's");
+    let game = s.game().unwrap();
+    assert_eq!((game.move_count(), game.last_move()), (before + 1, Some(*p)));
+
+    let mut idle = Session::new();
+    assert!(matches!(&reply(&mut idle, Command::YxNbest(2))[..], [Response::Error(_)]));
+}
+
+#[test]
+fn yxnbest_keeps_a_threat_sequence_win_as_one_of_its_lines() {
+    // Black (to move) has an open three h8 i8 j8: a VCF wins before the main search.
+    let mut s = started(15);
+    let stone = |x, y, field| BoardStone { point: (x, y), field };
+    let (own, opp) = (Field::Own, Field::Opponent);
+    let stones = [(7, 7, own), (0, 0, opp), (8, 7, own), (0, 14, opp), (9, 7, own), (14, 0, opp)];
+    let stones: Vec<BoardStone> = stones.iter().map(|&(x, y, f)| stone(x, y, f)).collect();
+    assert!(reply(&mut s, Command::YxBoard(stones)).is_empty());
+    let lines = reply(&mut s, Command::YxNbest(3));
+    let texts: Vec<&String> = lines
+        .iter()
+        .filter_map(|r| match r {
+            Response::Message(m) => Some(m),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(texts.len(), 3, "{lines:?}");
+    assert!(texts[0].starts_with("nbest 1/3 depth ") && texts[0].contains(" ev +M"), "{lines:?}");
+    assert!(matches!(lines.last(), Some(Response::Move(_))), "{lines:?}");
+}
+
+#[test]
+fn an_illegal_search_move_is_replaced_by_a_legal_one() {
+    let mut s = started(5);
+    reply(&mut s, Command::Turn((2, 2)));
+    let history = s.game().unwrap().history();
+    let occupied = history[0];
+    let free =
+        (0..5).flat_map(|y| (0..5).map(move |x| (x, y))).find(|p| !history.contains(p)).unwrap();
+    let job = search_job(s.handle(Command::Turn(free)));
+    let mut outcome = job.run(Arc::new(AtomicBool::new(true)), &mut |_| {});
+    outcome.best = Some(occupied);
+    let lines = s.finish(JobOutcome::Search(outcome));
+    let Some(Response::Move(played)) = lines.last() else { panic!("{lines:?}") };
+    assert_ne!(*played, occupied);
+    assert_eq!(s.game().unwrap().last_move(), Some(*played));
+}
+
+/// Idle steps until `prepare` has nothing left: how many said more was left.
+fn prepare_all(s: &mut Session) -> usize {
+    let steps = std::iter::repeat_with(|| s.prepare()).take_while(|&more| more).count();
+    assert!(steps < 10_000, "preparing ends");
+    steps
+}
+
+#[test]
+fn idle_time_prepares_the_first_search_table_and_a_search_takes_it() {
+    let mut s = Session::new();
+    assert!(!s.prepare(), "nothing to prepare before START");
+    reply(&mut s, Command::Start { width: 15, height: 15 });
+    reply(&mut s, Command::info("rule", "1"));
+    reply(&mut s, Command::info("timeout_turn", "200"));
+    // The steps that leave more to do: the pattern table's, then the table's (its
+    // entries and a spare bucket, 2 MiB a step) but the last.
+    let touch_steps = |table: usize| (table + BUCKET_BYTES).div_ceil(TOUCH_STEP_BYTES) - 1;
+    let steps = prepare_all(&mut s);
+    let table = s.settings().hash_bytes();
+    assert_eq!(table, 32 << 20);
+    assert_eq!(steps, 1 + touch_steps(table));
+    assert_eq!(s.tt_context, Some((BoardSize::Fifteen, Rule::Standard)));
+    let storage = s.tt.as_ref().map(TranspositionTable::storage_bytes);
+    assert_eq!(s.tt_touched, storage);
+    assert!(!s.prepare(), "done");
+    // New settings: a new table, prepared again.
+    reply(&mut s, Command::info("timeout_turn", "1000"));
+    // (1 s a move asks for 128 MiB; with no max_memory the 64 MiB default caps it.)
+    assert_eq!(s.settings().hash_bytes(), DEFAULT_HASH_BYTES);
+    assert_eq!(prepare_all(&mut s), touch_steps(DEFAULT_HASH_BYTES));
+    // The search takes the prepared table (the same size and context) and keeps it.
+    let job = search_job(s.handle(Command::Turn((7, 7))));
+    assert_eq!(job.tt.bytes(), DEFAULT_HASH_BYTES);
+    assert_eq!(s.tt_touched, None);
+    s.finish(JobOutcome::Search(job.run(Arc::new(AtomicBool::new(true)), &mut |_| {})));
+    assert!(!s.prepare(), "a table a search has had is not fresh");
+    assert_eq!(s.tt_context, Some((BoardSize::Fifteen, Rule::Standard)));
+}
+
+#[test]
+fn a_move_counts_its_time_from_when_the_command_came_in() {
+    let mut s = started(15);
+    let came_in = Instant::now() - std::time::Duration::from_millis(20);
+    let job = search_job(s.handle_received(Command::Turn((7, 7)), came_in));
+    let limit = job.limits.time.expect("a time limit");
+    // 50 ms a move less the margin, less the 20 ms the command waited.
+    assert!(limit <= std::time::Duration::from_millis(50 - 25 - 2 - 20), "{limit:?}");
+    assert_eq!(job.started, came_in);
+}
+
+#[test]
+fn the_table_is_fresh_after_a_size_or_rule_change() {
+    let mut s = started(3);
+    reply(&mut s, Command::Begin);
+    assert_eq!(s.tt_context, Some((BoardSize::Three, Rule::Freestyle)));
+    reply(&mut s, Command::Start { width: 5, height: 5 });
+    reply(&mut s, Command::info("rule", "1"));
+    reply(&mut s, Command::Begin);
+    assert_eq!(s.tt_context, Some((BoardSize::Five, Rule::Standard)));
+}
