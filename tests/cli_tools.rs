@@ -64,17 +64,18 @@ fn rules_moves_and_threads_are_honoured() {
 fn bad_arguments_exit_with_code_2_and_a_message() {
     let cases: &[(&[&str], &str)] = &[
         (&["perft", "--size", "4", "--depth", "2"], "unsupported board size"),
-        (&["perft", "--size", "3"], "--depth is required"),
-        (&["perft", "--size", "3", "--depth", "x"], "bad value 'x' for --depth"),
+        (&["perft", "--size", "3"], "--depth <DEPTH>"),
+        (&["perft", "--size", "3", "--depth", "x"], "invalid value 'x' for '--depth"),
         (&["perft", "--size", "3", "--depth", "2", "--rule", "gomoku"], "unknown rule"),
         (&["perft", "--size", "3", "--depth", "2", "--moves", "1,1 1,1"], "occupied"),
         (&["perft", "--size", "3", "--depth", "2", "--moves", "3,0"], "off the board"),
         (&["perft", "--size", "3", "--depth", "2", "--moves", "1,"], "odd"),
         (&["perft", "--size", "3", "--depth", "10"], "--depth must be 0..=9"),
         (&["perft", "--size", "15", "--depth", "17"], "more move sequences than a 128-bit"),
-        (&["perft", "--size", "3", "--depth", "1", "--frobnicate"], "unknown option"),
+        (&["perft", "--size", "3", "--depth", "1", "--frobnicate"], "unexpected argument"),
         (&["perft", "--size", "3", "--depth", "1", "--threads", "0"], "--threads"),
-        (&["frobnicate"], "unknown subcommand"),
+        (&["frobnicate"], "unrecognized subcommand"),
+        (&["--threads", "2", "bench"], "--threads is an option of the protocol loop"),
     ];
     for (args, needle) in cases {
         let out = pbrain(args);
@@ -82,30 +83,39 @@ fn bad_arguments_exit_with_code_2_and_a_message() {
         assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(err.contains("Usage: pbrain-mnk"), "{args:?}: no usage in {err}");
     }
 }
 
 #[test]
-fn help_prints_usage_on_stdout_and_succeeds() {
+fn help_and_version_print_on_stdout_and_succeed() {
     let all = pbrain(&["--help"]);
     assert_eq!(all.status.code(), Some(0));
-    assert_eq!(stdout_lines(&all)[0], "usage:");
-    // A subcommand's --help (anywhere among its options) gives that subcommand's line and
+    let text = String::from_utf8_lossy(&all.stdout);
+    assert!(text.contains("Usage: pbrain-mnk [OPTIONS] [COMMAND]"), "{text}");
+    for sub in ["perft", "solve", "bench", "match", "openings", "play", "classroom"] {
+        assert!(text.contains(&format!("\n  {sub} ")), "{sub} is not listed: {text}");
+    }
+    // A subcommand's --help (anywhere among its options) gives that subcommand's options and
     // runs nothing.
     let cases = [
         &["perft", "--help"][..],
         &["match", "--games", "2", "-h"],
         &["play", "--help"],
         &["classroom", "--help"],
+        &["help", "openings"],
     ];
     for args in cases {
         let out = pbrain(args);
         assert_eq!(out.status.code(), Some(0), "{args:?}");
-        let lines = stdout_lines(&out);
-        assert_eq!(lines.len(), 2, "{args:?}: {lines:?}");
-        assert_eq!(lines[0], "usage:");
-        assert!(lines[1].starts_with(&format!("  pbrain-mnk {} ", args[0])), "{lines:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let name = args.iter().find(|a| !a.starts_with('-') && **a != "help").unwrap();
+        assert!(text.contains(&format!("Usage: pbrain-mnk {name}")), "{args:?}: {text}");
     }
+    let version = pbrain(&["--version"]);
+    assert_eq!(version.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&version.stdout).into_owned();
+    assert_eq!(text, format!("pbrain-mnk {}\n", env!("CARGO_PKG_VERSION")));
 }
 
 /// A count that could run for hours says so on stderr before it starts (the process is then
@@ -165,7 +175,7 @@ fn solve_finds_the_win_the_block_and_the_decided_board() {
 fn solve_rejects_bad_arguments_with_code_2() {
     let cases: &[(&[&str], &str)] = &[
         (&["solve", "--size", "15"], "3 and 5 only"),
-        (&["solve"], "--size is required"),
+        (&["solve"], "--size <SIZE>"),
         (&["solve", "--size", "3", "--moves", "z9"], "off the board"),
         (&["solve", "--size", "3", "--hash-mb", "0"], "--hash-mb"),
     ];

@@ -1,75 +1,23 @@
 //! `pbrain-mnk`: the mnk engine's binary.
 //!
 //! Without arguments it speaks the Gomocup protocol on stdin/stdout (see `docs/protocol.md`);
-//! `--threads N` does the same with N search threads until `INFO thread_num` says otherwise.
-//! Subcommands: `perft` (move-sequence counts), `solve` (exact small-board values), `bench`
-//! (the node-count signature), `match` (games between engines), `openings` (balanced openings
-//! for matches), `play` (a game at the terminal), `classroom` (the protocol, with the
-//! classroom program choosing the moves). Run `pbrain-mnk help` for usage,
-//! `pbrain-mnk SUBCOMMAND --help` for one subcommand's.
+//! `--threads N` does the same with N search threads until `INFO thread_num` says otherwise,
+//! and `classroom` with the classroom program choosing the moves. The subcommands are tools
+//! (see [`cli`]): `perft`, `solve`, `bench`, `match`, `openings`, `play`. `pbrain-mnk --help`
+//! lists them, `pbrain-mnk SUBCOMMAND --help` gives one's options.
 
 mod cli;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use cli::{CliError, UsageError};
-use mnk_engine::search::MAX_THREADS;
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
+use cli::{Cli, CliError, Tool};
 use mnk_protocol::command::Command;
 use mnk_protocol::driver;
 use mnk_protocol::player::Player;
 use mnk_protocol::session::Session;
-
-const USAGE_HEADER: &str = "usage:";
-
-fn usage() -> String {
-    let lines = [
-        "pbrain-mnk [--threads N]    (the Gomocup protocol on stdin/stdout, N search threads: 1..64, default 1)",
-    ]
-    .into_iter()
-    .chain(SUBCOMMANDS.iter().filter_map(|&name| subcommand_usage(name)))
-    .chain(["pbrain-mnk help | --help | --version"]);
-    format!("{USAGE_HEADER}\n  {}", lines.collect::<Vec<_>>().join("\n  "))
-}
-
-/// The subcommands, in the order `usage` lists them.
-const SUBCOMMANDS: [&str; 7] =
-    ["perft", "solve", "bench", "match", "openings", "play", "classroom"];
-
-/// The usage line of `classroom`, which takes no options.
-const CLASSROOM_USAGE: &str = "pbrain-mnk classroom        (the protocol, played by the classroom program: a sparring partner)";
-
-/// The usage line of subcommand `name`, if it is one.
-fn subcommand_usage(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "perft" => cli::perft::USAGE,
-        "solve" => cli::solve::USAGE,
-        "bench" => cli::bench::USAGE,
-        "match" => cli::matches::USAGE,
-        "openings" => cli::openings::USAGE,
-        "play" => cli::play::USAGE,
-        "classroom" => CLASSROOM_USAGE,
-        _ => return None,
-    })
-}
-
-/// Runs the subcommand `args[0]` with the options after it.
-fn run_subcommand(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
-    match args[0].as_str() {
-        "perft" => cli::perft::run(&args[1..], out),
-        "solve" => cli::solve::run(&args[1..], out),
-        "bench" => cli::bench::run(&args[1..], out),
-        "match" => cli::matches::run(&args[1..], out),
-        "openings" => cli::openings::run(&args[1..], out),
-        "play" => cli::play::run(&args[1..], &mut io::stdin().lock(), out),
-        "help" | "--help" | "-h" => writeln!(out, "{}", usage()).map_err(CliError::from),
-        "--version" | "-V" => {
-            writeln!(out, "pbrain-mnk {}", env!("CARGO_PKG_VERSION")).map_err(CliError::from)
-        }
-        "classroom" => Err(UsageError("classroom takes no arguments".to_string()).into()),
-        other => Err(UsageError(format!("unknown subcommand '{other}'")).into()),
-    }
-}
 
 fn main() -> ExitCode {
     // Diagnostics go to stderr, and only when asked for: Piskvork merges stderr into the
@@ -77,53 +25,81 @@ fn main() -> ExitCode {
     if std::env::var_os("RUST_LOG").is_some() {
         env_logger::Builder::from_default_env().target(env_logger::Target::Stderr).init();
     }
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let protocol = match args.as_slice() {
-        [] => Some((Player::Mnk, None)),
-        [flag, count] if flag == "--threads" => match count.parse::<usize>() {
-            Ok(n) if (1..=MAX_THREADS).contains(&n) => Some((Player::Mnk, Some(count))),
-            _ => {
-                eprintln!("pbrain-mnk: error: --threads takes 1 to {MAX_THREADS}, not '{count}'");
-                eprintln!("{}", usage());
-                return ExitCode::from(2);
-            }
-        },
-        [only] if only == "classroom" => Some((Player::Classroom, None)),
-        _ => None,
+    let cli = parse_arguments();
+    let tool = match cli.command {
+        None => protocol(Player::Mnk, cli.threads),
+        Some(Tool::Classroom) => protocol(Player::Classroom, cli.threads),
+        Some(_) if cli.threads.is_some() => Cli::command()
+            .error(ErrorKind::ArgumentConflict, "--threads is an option of the protocol loop")
+            .exit(),
+        Some(tool) => tool,
     };
-    if let Some((player, threads)) = protocol {
-        let mut session = Session::with_player(player);
-        if let Some(count) = threads {
-            // The setting a manager's `INFO thread_num` would make (and can still change).
-            session.handle(Command::info("thread_num", count));
-        }
-        let code = match driver::run_session(session, io::stdin(), io::stdout()) {
-            Ok(()) => 0,
-            Err(e) => {
-                log::error!("protocol loop: {e}");
-                1
-            }
-        };
-        // Ends a search thread that may still be running.
-        std::process::exit(code);
-    }
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    // `pbrain-mnk SUBCOMMAND ... --help` asks for that subcommand's usage, not a run.
-    let help =
-        subcommand_usage(&args[0]).filter(|_| args[1..].iter().any(|a| a == "--help" || a == "-h"));
-    let result = match help {
-        Some(line) => writeln!(out, "{USAGE_HEADER}\n  {line}").map_err(CliError::from),
-        None => run_subcommand(&args, &mut out),
+    let result = match &tool {
+        Tool::Perft(args) => cli::perft::run(args, &mut out),
+        Tool::Solve(args) => cli::solve::run(args, &mut out),
+        Tool::Bench(args) => cli::bench::run(args, &mut out),
+        Tool::Match(args) => cli::matches::run(args, &mut out),
+        Tool::Openings(args) => cli::openings::run(args, &mut out),
+        Tool::Play(args) => cli::play::run(args, &mut io::stdin().lock(), &mut out),
+        Tool::Classroom => unreachable!("the protocol loop ran"),
     };
     match result.and_then(|()| out.flush().map_err(CliError::from)) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Usage(e)) => {
+            // Exits with code 2 after the subcommand's usage.
+            let mut command = Cli::command();
+            command.build();
+            let name = tool.name();
+            let sub = command.find_subcommand_mut(name).expect("every tool is a subcommand");
+            sub.error(ErrorKind::ValueValidation, e).exit()
+        }
         Err(e) => {
             eprintln!("pbrain-mnk: error: {e}");
-            if matches!(e, CliError::Usage(_)) {
-                eprintln!("{}", usage());
-            }
             ExitCode::from(e.exit_code())
         }
     }
+}
+
+/// The command line, or the exit: --help and --version print on stdout and exit with 0;
+/// bad arguments print the error and the usage (of the subcommand they are given to) on
+/// stderr and exit with 2.
+fn parse_arguments() -> Cli {
+    let error = match Cli::try_parse() {
+        Ok(cli) => return cli,
+        Err(error) if error.exit_code() == 0 => error.exit(),
+        Err(error) => error,
+    };
+    let rendered = error.render().to_string();
+    eprint!("{rendered}");
+    if !rendered.contains("Usage:") {
+        let mut command = Cli::command();
+        command.build();
+        let named = std::env::args().nth(1);
+        let usage = match named.and_then(|name| command.find_subcommand_mut(&name).cloned()) {
+            Some(mut sub) => sub.render_usage(),
+            None => command.render_usage(),
+        };
+        eprintln!("\n{usage}");
+    }
+    std::process::exit(2)
+}
+
+/// Runs the protocol loop with `player` choosing the moves (and `threads` search threads,
+/// as if a manager had sent `INFO thread_num`) until `END` or end of input, then exits.
+fn protocol(player: Player, threads: Option<u16>) -> ! {
+    let mut session = Session::with_player(player);
+    if let Some(count) = threads {
+        session.handle(Command::info("thread_num", &count.to_string()));
+    }
+    let code = match driver::run_session(session, io::stdin(), io::stdout()) {
+        Ok(()) => 0,
+        Err(e) => {
+            log::error!("protocol loop: {e}");
+            1
+        }
+    };
+    // Ends a search thread that may still be running.
+    std::process::exit(code);
 }

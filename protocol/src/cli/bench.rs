@@ -17,13 +17,18 @@ use mnk_engine::bench;
 use mnk_engine::report::nodes_per_second;
 
 use super::CliError;
-use super::args::Options;
 
-pub(crate) const USAGE: &str = "pbrain-mnk bench [--speed]";
+/// `bench`'s options.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Measure the 15x15 hot paths (make/unmake, middle-game searches) instead.
+    #[arg(long)]
+    speed: bool,
+}
 
-/// Runs the subcommand with its arguments (`--speed` or none).
-pub(crate) fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
-    if Options::parse(args, &[], &["speed"])?.flag("speed") {
+/// Runs the subcommand.
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    if args.speed {
         return speed(out);
     }
     let mut index = 0;

@@ -16,6 +16,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 
@@ -31,86 +32,115 @@ use mnk_protocol::manager::{
     random_opening, to_psq, to_sgf,
 };
 
-use super::CliError;
-use super::args::{Options, UsageError};
+use super::{CliError, UsageError};
 
-pub(crate) const USAGE: &str = "pbrain-mnk match --engine1 CMD --engine2 CMD \
-[--info1 KEY=VALUE,...] [--info2 KEY=VALUE,...] [--size 3|5|15] [--rule NAME] [--games N] \
-[--time-move MS] [--time-game MS] [--tolerance MS] [--max-memory BYTES] \
-[--openings FILE | --opening-stones K] [--max-moves N] [--concurrency N] [--seed S] \
-[--sgf FILE] [--psq DIR] [--sprt ELO0 ELO1]";
+/// `match`'s options.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The first engine's command: the program and its arguments, separated by spaces.
+    #[arg(long, value_name = "CMD")]
+    engine1: String,
+    /// The second engine's command.
+    #[arg(long, value_name = "CMD")]
+    engine2: String,
+    /// INFO settings for the first engine alone, sent after the match's (key=value,...).
+    #[arg(long, value_name = "KEY=VALUE,...")]
+    info1: Option<String>,
+    /// INFO settings for the second engine alone.
+    #[arg(long, value_name = "KEY=VALUE,...")]
+    info2: Option<String>,
+    /// Board size: 3, 5 or 15.
+    #[arg(long, default_value = "15")]
+    size: BoardSize,
+    /// Rule: freestyle, standard, renju, caro or caro-exact.
+    #[arg(long, default_value_t)]
+    rule: Rule,
+    /// Games to play (each opening with both colours).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    games: u32,
+    /// Milliseconds a move (timeout_turn).
+    #[arg(long = "time-move", value_name = "MS", default_value_t = 1_000)]
+    time_move: u64,
+    /// Milliseconds a game and player (timeout_match; 0: no game clock).
+    #[arg(long = "time-game", value_name = "MS", default_value_t = 0)]
+    time_game: u64,
+    /// Milliseconds past the time allowed before an answer is late.
+    #[arg(long, value_name = "MS", default_value_t = 1_000)]
+    tolerance: u64,
+    /// max_memory sent to the engines, in bytes.
+    #[arg(long = "max-memory", value_name = "BYTES", default_value_t = 367_001_600)]
+    max_memory: u64,
+    /// A file of openings, one a line (pos notation or offsets; # starts a comment).
+    #[arg(long, value_name = "FILE", conflicts_with = "opening_stones")]
+    openings: Option<PathBuf>,
+    /// Stones of the random openings near the centre (default 3; 0 on 3x3).
+    #[arg(long = "opening-stones", value_name = "K")]
+    opening_stones: Option<usize>,
+    /// Adjudicate a draw after this many stones.
+    #[arg(long = "max-moves", value_name = "N")]
+    max_moves: Option<usize>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    concurrency: u16,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Append every game to this SGF file.
+    #[arg(long, value_name = "FILE")]
+    sgf: Option<PathBuf>,
+    /// Write every game in Piskvork's PSQ format into this folder.
+    #[arg(long, value_name = "DIR")]
+    psq: Option<PathBuf>,
+    /// Stop as soon as the sequential probability ratio test of ELO0 against ELO1 decides.
+    #[arg(long, num_args = 2, value_names = ["ELO0", "ELO1"], allow_negative_numbers = true)]
+    sprt: Option<Vec<f64>>,
+}
 
-/// Runs the subcommand with its arguments.
-pub(crate) fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
-    let (args, sprt) = take_sprt(args)?;
-    let opts = Options::parse(
-        &args,
-        &[
-            "engine1",
-            "engine2",
-            "info1",
-            "info2",
-            "size",
-            "rule",
-            "games",
-            "time-move",
-            "time-game",
-            "tolerance",
-            "max-memory",
-            "openings",
-            "opening-stones",
-            "max-moves",
-            "concurrency",
-            "seed",
-            "sgf",
-            "psq",
-        ],
-        &[],
-    )?;
-    let spec = |engine: &str, info: &str| -> Result<EngineSpec, UsageError> {
-        let mut spec = EngineSpec::new(opts.require::<String>(engine)?);
-        if let Some(list) = opts.raw(info) {
-            spec.info = parse_info_list(list).map_err(|e| UsageError(format!("--{info}: {e}")))?;
+/// Runs the subcommand.
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let sprt = match args.sprt.as_deref() {
+        Some(&[elo0, elo1]) if elo0 < elo1 => Some((elo0, elo1)),
+        Some(_) => return Err(UsageError::SprtOrder.into()),
+        None => None,
+    };
+    let spec = |command: &str, info: &Option<String>, option| -> Result<EngineSpec, UsageError> {
+        let mut spec = EngineSpec::new(command);
+        if let Some(list) = info {
+            spec.info =
+                parse_info_list(list).map_err(|error| UsageError::InfoList { option, error })?;
         }
         Ok(spec)
     };
-    let engines = [spec("engine1", "info1")?, spec("engine2", "info2")?];
-    let size: BoardSize = opts.get("size")?.unwrap_or(BoardSize::Fifteen);
-    let rule: Rule = opts.get("rule")?.unwrap_or_default();
-    let games: usize = opts.get("games")?.unwrap_or(2);
-    let concurrency: usize = opts.get("concurrency")?.unwrap_or(1);
-    if games == 0 || concurrency == 0 || concurrency > 64 {
-        return Err(
-            UsageError("--games must be at least 1 and --concurrency 1..64".to_string()).into()
-        );
-    }
+    let engines =
+        [spec(&args.engine1, &args.info1, "info1")?, spec(&args.engine2, &args.info2, "info2")?];
+    let (size, rule) = (args.size, args.rule);
+    let games = args.games as usize;
+    let concurrency = usize::from(args.concurrency);
     let settings = GameSettings {
         size,
         rule,
-        turn_ms: opts.get("time-move")?.unwrap_or(1_000),
-        game_ms: opts.get("time-game")?.unwrap_or(0),
-        tolerance_ms: opts.get("tolerance")?.unwrap_or(1_000),
-        max_memory: opts.get("max-memory")?.unwrap_or(367_001_600),
-        max_moves: opts.get("max-moves")?,
+        turn_ms: args.time_move,
+        game_ms: args.time_game,
+        tolerance_ms: args.tolerance,
+        max_memory: args.max_memory,
+        max_moves: args.max_moves,
     };
-    let seed: u64 = opts.get("seed")?.unwrap_or(1);
-    let stones: usize =
-        opts.get("opening-stones")?.unwrap_or(if size == BoardSize::Three { 0 } else { 3 });
-    let openings = match opts.raw("openings") {
+    let stones = args.opening_stones.unwrap_or(if size == BoardSize::Three { 0 } else { 3 });
+    let openings = match &args.openings {
         Some(path) => read_openings(path, size)?,
         None => {
-            let mut rng = SplitMix64::new(seed);
+            let mut rng = SplitMix64::new(args.seed);
             (0..games.div_ceil(2)).map(|_| random_opening(&mut rng, size, rule, stones)).collect()
         }
     };
-    if openings.is_empty() {
-        return Err(UsageError("the openings file holds no opening".to_string()).into());
-    }
-    let mut sgf = open_append(opts.raw("sgf"))?;
-    let psq_dir = opts.raw("psq").map(std::path::PathBuf::from);
+    let mut sgf = args.sgf.as_deref().map(open_append).transpose()?;
+    let psq_dir = args.psq.clone();
     if let Some(dir) = &psq_dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| UsageError(format!("--psq {}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir).map_err(|error| UsageError::File {
+            option: "psq",
+            path: dir.clone(),
+            error,
+        })?;
     }
 
     // Game i: opening i / 2; engine 1 is black in even games.
@@ -223,53 +253,39 @@ pub(crate) fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> 
         writeln!(out, "sprt llr {llr:.2} [{lower:.2}, {upper:.2}] {verdict}")?;
     }
     match failure {
-        Some(e) => Err(CliError::Match(e.to_string())),
+        Some(e) => Err(CliError::Match(e)),
         None => Ok(()),
     }
 }
 
-/// The SPRT hypotheses: Elo of H0 and of H1.
-type SprtElos = (f64, f64);
-
-/// Removes `--sprt ELO0 ELO1` (two values) from the arguments.
-fn take_sprt(args: &[String]) -> Result<(Vec<String>, Option<SprtElos>), UsageError> {
-    let Some(i) = args.iter().position(|a| a == "--sprt") else { return Ok((args.to_vec(), None)) };
-    let value = |j: usize| {
-        args.get(j)
-            .and_then(|v| v.parse::<f64>().ok().filter(|x| x.is_finite()))
-            .ok_or_else(|| UsageError("--sprt needs two numbers: ELO0 ELO1".to_string()))
-    };
-    let (elo0, elo1) = (value(i + 1)?, value(i + 2)?);
-    if elo1 <= elo0 {
-        return Err(UsageError("--sprt needs ELO0 < ELO1".to_string()));
-    }
-    let rest = args
-        .iter()
-        .enumerate()
-        .filter(|&(j, _)| j < i || j > i + 2)
-        .map(|(_, a)| a.clone())
-        .collect();
-    Ok((rest, Some((elo0, elo1))))
-}
-
-fn read_openings(path: &str, size: BoardSize) -> Result<Vec<Vec<Point>>, UsageError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| UsageError(format!("--openings {path}: {e}")))?;
-    // Everything from a `#` on is a comment (`openings` writes each score so).
-    text.lines()
+/// The openings of the file at `path`, one a line; everything from a `#` on is a comment
+/// (`openings` writes each score so).
+fn read_openings(path: &Path, size: BoardSize) -> Result<Vec<Vec<Point>>, UsageError> {
+    let text = std::fs::read_to_string(path).map_err(|error| UsageError::File {
+        option: "openings",
+        path: path.to_path_buf(),
+        error,
+    })?;
+    let openings: Vec<Vec<Point>> = text
+        .lines()
         .map(|l| l.split('#').next().unwrap_or_default().trim())
         .filter(|l| !l.is_empty())
-        .map(|l| parse_opening(l, size).map_err(|e| UsageError(format!("--openings {path}: {e}"))))
-        .collect()
+        .map(|l| {
+            parse_opening(l, size)
+                .map_err(|error| UsageError::Opening { path: path.to_path_buf(), error })
+        })
+        .collect::<Result<_, _>>()?;
+    if openings.is_empty() {
+        return Err(UsageError::NoOpenings(path.to_path_buf()));
+    }
+    Ok(openings)
 }
 
-fn open_append(path: Option<&str>) -> Result<Option<File>, UsageError> {
-    path.map(|p| {
-        OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(p)
-            .map_err(|e| UsageError(format!("--sgf {p}: {e}")))
+/// The file at `path`, opened to append to.
+fn open_append(path: &Path) -> Result<File, UsageError> {
+    OpenOptions::new().create(true).append(true).open(path).map_err(|error| UsageError::File {
+        option: "sgf",
+        path: path.to_path_buf(),
+        error,
     })
-    .transpose()
 }

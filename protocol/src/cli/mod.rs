@@ -1,6 +1,8 @@
-//! Subcommands of `pbrain-mnk` (everything except the protocol loop).
+//! The command line of `pbrain-mnk`, on `clap`: with no subcommand (or `classroom`) the
+//! protocol loop, else one of the tools. `--help`, `SUBCOMMAND --help` and `--version` print
+//! to stdout and exit 0; a bad argument exits 2 with the usage on stderr, and so does an
+//! argument that parses but cannot be used ([`UsageError`]). Other failures exit 1.
 
-pub(crate) mod args;
 pub(crate) mod bench;
 pub(crate) mod matches;
 pub(crate) mod openings;
@@ -10,20 +12,161 @@ pub(crate) mod solve;
 
 use std::fmt;
 use std::io;
+use std::path::PathBuf;
 
-pub(crate) use args::UsageError;
+use clap::{Parser, Subcommand};
+use mnk_engine::board::PositionError;
+use mnk_engine::search::MAX_THREADS;
+use mnk_protocol::manager::MatchError;
+
+/// The command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "pbrain-mnk",
+    version,
+    about = "mnk, a bitboard engine for m,n,k-games (tic-tac-toe, 5x5, 15x15 gomoku and \
+             renju) that speaks the Gomocup protocol",
+    long_about = "mnk, a bitboard engine for m,n,k-games (tic-tac-toe, 5x5, 15x15 gomoku \
+                  and renju). Without a subcommand it speaks the Gomocup (pbrain) protocol on \
+                  stdin/stdout: give its path to a manager. The subcommands are tools: \
+                  counts, proofs, benchmarks, matches, openings and a game in the terminal."
+)]
+pub(crate) struct Cli {
+    /// Search threads of the protocol loop, until a manager's INFO thread_num says otherwise.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
+    pub(crate) threads: Option<u16>,
+    #[command(subcommand)]
+    pub(crate) command: Option<Tool>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Tool {
+    /// Counts the move sequences of a given length (the correctness oracle).
+    Perft(perft::Args),
+    /// Proves the exact value of a 3x3 or 5x5 position.
+    Solve(solve::Args),
+    /// Prints the bench signature, or measures the speed of the hot paths.
+    Bench(bench::Args),
+    /// Plays refereed games between two pbrain engines.
+    Match(Box<matches::Args>),
+    /// Writes balanced openings for matches.
+    Openings(openings::Args),
+    /// Plays a game in the terminal.
+    Play(play::Args),
+    /// The protocol loop, played by the classroom program (a sparring partner).
+    Classroom,
+}
+
+impl Tool {
+    /// The subcommand's name on the command line.
+    pub(crate) fn name(&self) -> &'static str {
+        match self {
+            Tool::Perft(_) => "perft",
+            Tool::Solve(_) => "solve",
+            Tool::Bench(_) => "bench",
+            Tool::Match(_) => "match",
+            Tool::Openings(_) => "openings",
+            Tool::Play(_) => "play",
+            Tool::Classroom => "classroom",
+        }
+    }
+}
+
+/// An argument that parsed but cannot be used: the binary prints it with the usage and
+/// exits with code 2.
+#[derive(Debug)]
+pub(crate) enum UsageError {
+    /// `--moves` is not a legal position.
+    Moves(PositionError),
+    /// `--depth` beyond the board (a sequence stops when the board is full).
+    DepthBeyondBoard {
+        /// The deepest meaningful depth.
+        max: u32,
+    },
+    /// `--depth` whose count could overflow 128 bits.
+    CountTooLarge {
+        /// The depth asked for.
+        depth: u32,
+    },
+    /// `solve` on a board too large to solve.
+    UnsolvableSize,
+    /// A file named by an option cannot be read or written.
+    File {
+        /// The option, without dashes.
+        option: &'static str,
+        /// The path.
+        path: PathBuf,
+        /// Why not.
+        error: io::Error,
+    },
+    /// A line of an openings file is not an opening.
+    Opening {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        error: String,
+    },
+    /// An openings file with no opening.
+    NoOpenings(PathBuf),
+    /// `--sprt` with ELO0 not below ELO1.
+    SprtOrder,
+    /// `--info1` or `--info2` not a list of `key=value`.
+    InfoList {
+        /// The option, without dashes.
+        option: &'static str,
+        /// What is wrong.
+        error: String,
+    },
+    /// `openings --stones` that leave no cell to play.
+    TooManyStones {
+        /// The board's cells.
+        cells: usize,
+    },
+}
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UsageError::Moves(e) => write!(f, "bad --moves: {e}"),
+            UsageError::DepthBeyondBoard { max } => {
+                write!(f, "--depth must be 0..={max} on this board")
+            }
+            UsageError::CountTooLarge { depth } => write!(
+                f,
+                "--depth {depth} from this position can have more move sequences than a \
+                 128-bit count holds"
+            ),
+            UsageError::UnsolvableSize => f.write_str("solve supports --size 3 and 5 only"),
+            UsageError::File { option, path, error } => {
+                write!(f, "--{option} {}: {error}", path.display())
+            }
+            UsageError::Opening { path, error } => {
+                write!(f, "--openings {}: {error}", path.display())
+            }
+            UsageError::NoOpenings(path) => {
+                write!(f, "--openings {}: the file holds no opening", path.display())
+            }
+            UsageError::SprtOrder => f.write_str("--sprt needs ELO0 < ELO1"),
+            UsageError::InfoList { option, error } => write!(f, "--{option}: {error}"),
+            UsageError::TooManyStones { cells } => write!(f, "--stones must be below {cells}"),
+        }
+    }
+}
+
+impl std::error::Error for UsageError {}
 
 /// Why a subcommand failed.
 #[derive(Debug)]
 pub(crate) enum CliError {
-    /// Bad or missing arguments (exit code 2).
+    /// An argument that cannot be used (exit code 2).
     Usage(UsageError),
     /// Writing the output failed (exit code 1).
     Io(io::Error),
     /// A match could not go on (exit code 1).
-    Match(String),
+    Match(MatchError),
     /// Fewer balanced openings were found than asked for (exit code 1).
-    Openings(String),
+    Openings(openings::Shortfall),
 }
 
 impl CliError {
@@ -47,6 +190,8 @@ impl fmt::Display for CliError {
     }
 }
 
+impl std::error::Error for CliError {}
+
 impl From<UsageError> for CliError {
     fn from(e: UsageError) -> Self {
         CliError::Usage(e)
@@ -56,5 +201,35 @@ impl From<UsageError> for CliError {
 impl From<io::Error> for CliError {
     fn from(e: io::Error) -> Self {
         CliError::Io(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn options_parse_into_their_types() {
+        let cli = Cli::try_parse_from(["pbrain-mnk", "--threads", "4"]).unwrap();
+        assert_eq!((cli.threads, cli.command.is_none()), (Some(4), true));
+        let cli = Cli::try_parse_from(["pbrain-mnk", "perft", "--size=5", "--depth", "3"]);
+        let Some(Tool::Perft(args)) = cli.unwrap().command else { panic!("perft") };
+        assert_eq!((args.size.side(), args.depth, args.divide), (5, 3, false));
+        for bad in [
+            &["pbrain-mnk", "--threads", "0"][..],
+            &["pbrain-mnk", "perft", "--size", "4", "--depth", "1"],
+            &["pbrain-mnk", "perft", "--size", "3"],
+            &["pbrain-mnk", "match", "--engine1", "a", "--engine2", "b", "--sprt", "5"],
+            &["pbrain-mnk", "frobnicate"],
+        ] {
+            let error = Cli::try_parse_from(bad).unwrap_err();
+            assert_eq!(error.exit_code(), 2, "{bad:?}");
+        }
     }
 }

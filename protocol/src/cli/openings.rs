@@ -27,36 +27,65 @@ use mnk_engine::size::BoardSize;
 use mnk_protocol::command::Point;
 use mnk_protocol::manager::{opening_score, random_opening};
 
-use super::CliError;
-use super::args::{Options, UsageError};
+use super::{CliError, UsageError};
 
-pub(crate) const USAGE: &str = "pbrain-mnk openings [--size 3|5|15] [--rule NAME] [--count N] \
-[--stones K] [--nodes N] [--max-score S] [--seed S]";
+/// `openings`' options.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Board size: 3, 5 or 15.
+    #[arg(long, default_value = "15")]
+    size: BoardSize,
+    /// Rule: freestyle, standard, renju, caro or caro-exact.
+    #[arg(long, default_value_t)]
+    rule: Rule,
+    /// Openings to write.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+    count: u32,
+    /// Stones of each opening, near the centre.
+    #[arg(long, default_value_t = 3)]
+    stones: usize,
+    /// Nodes of the search that scores an opening.
+    #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+    /// Largest score, for the side to move, of an opening kept.
+    #[arg(long = "max-score", default_value_t = 60, value_parser = clap::value_parser!(i32).range(0..))]
+    max_score: Score,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// Fewer balanced openings found than asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Shortfall {
+    found: usize,
+    count: usize,
+    max_score: Score,
+    tried: usize,
+}
+
+impl std::fmt::Display for Shortfall {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "found {} of {} openings within {} in {} tries; allow a larger --max-score or ask \
+             for fewer",
+            self.found, self.count, self.max_score, self.tried
+        )
+    }
+}
 
 /// Random openings tried per opening asked for before giving up.
 pub(crate) const TRIES_PER_OPENING: usize = 100;
 
-/// Runs the subcommand with its arguments.
-pub(crate) fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
-    let opts = Options::parse(
-        args,
-        &["size", "rule", "count", "stones", "nodes", "max-score", "seed"],
-        &[],
-    )?;
-    let size: BoardSize = opts.get("size")?.unwrap_or(BoardSize::Fifteen);
-    let rule: Rule = opts.get("rule")?.unwrap_or_default();
-    let count: usize = opts.get("count")?.unwrap_or(20);
-    let stones: usize = opts.get("stones")?.unwrap_or(3);
-    let nodes: u64 = opts.get("nodes")?.unwrap_or(200_000);
-    let max_score: Score = opts.get("max-score")?.unwrap_or(60);
-    let seed: u64 = opts.get("seed")?.unwrap_or(1);
+/// Runs the subcommand.
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let (size, rule, stones, nodes, max_score, seed) =
+        (args.size, args.rule, args.stones, args.nodes, args.max_score, args.seed);
+    let count = args.count as usize;
     let cells = size.side() * size.side();
-    if count == 0 || nodes == 0 || max_score < 0 || stones >= cells {
-        return Err(UsageError(format!(
-            "--count and --nodes must be at least 1, --max-score at least 0 and --stones below \
-             {cells}"
-        ))
-        .into());
+    if stones >= cells {
+        return Err(UsageError::TooManyStones { cells }.into());
     }
     writeln!(
         out,
@@ -82,10 +111,7 @@ pub(crate) fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> 
     }
     eprintln!("kept {kept} of {tried} openings tried");
     if kept < count {
-        return Err(CliError::Openings(format!(
-            "found {kept} of {count} openings within {max_score} in {tried} tries; allow a \
-             larger --max-score or ask for fewer"
-        )));
+        return Err(CliError::Openings(Shortfall { found: kept, count, max_score, tried }));
     }
     Ok(())
 }

@@ -13,12 +13,31 @@ use mnk_engine::rules::Rule;
 use mnk_engine::size::BoardSize;
 use mnk_engine::with_game;
 
-use super::CliError;
-use super::args::{Options, UsageError};
+use super::{CliError, UsageError};
 use mnk_engine::size::Size;
 
-pub(crate) const USAGE: &str = "pbrain-mnk perft --size 3|5|15 --depth D [--rule freestyle|standard|renju|caro|caro-exact] \
-[--moves \"<moves>\"] [--divide] [--threads N]";
+/// `perft`'s options.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Board size: 3, 5 or 15.
+    #[arg(long)]
+    pub(crate) size: BoardSize,
+    /// Plies to count.
+    #[arg(long)]
+    pub(crate) depth: u32,
+    /// Rule: freestyle, standard, renju, caro or caro-exact.
+    #[arg(long, default_value_t)]
+    pub(crate) rule: Rule,
+    /// The position: moves as x,y pairs ("7,7 8,8") or in pos notation ("h8i9").
+    #[arg(long, default_value = "")]
+    pub(crate) moves: String,
+    /// One line `x,y: N` per root move first.
+    #[arg(long)]
+    pub(crate) divide: bool,
+    /// Threads sharing the root moves.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub(crate) threads: u16,
+}
 
 /// Move sequences one thread counts in a second, roughly (5×5 at depth 9: 4.8 × 10⁹; 15×15
 /// at depth 4: 1.2 × 10¹⁰), for the note on long counts.
@@ -26,20 +45,11 @@ const SEQUENCES_PER_SECOND: f64 = 5e9;
 /// Counts that may take longer than this, in seconds, get a note on stderr first.
 const NOTE_AFTER_SECONDS: f64 = 60.0;
 
-/// Runs the subcommand with its arguments.
-pub(crate) fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
-    let opts = Options::parse(args, &["size", "depth", "rule", "moves", "threads"], &["divide"])?;
-    let size: BoardSize = opts.require("size")?;
-    let depth: u32 = opts.require("depth")?;
-    let rule: Rule = opts.get("rule")?.unwrap_or_default();
-    let threads: usize = opts.get("threads")?.unwrap_or(1);
-    if threads == 0 || threads > 256 {
-        return Err(UsageError(format!("--threads must be 1..256, not {threads}")).into());
-    }
-    let moves = opts.raw("moves").unwrap_or("");
-    let game = Game::from_notation(size, rule, moves)
-        .map_err(|e| UsageError(format!("bad --moves: {e}")))?;
-    with_game!(&game, board => count(board, depth, threads, opts.flag("divide"), out))
+/// Runs the subcommand.
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let game = Game::from_notation(args.size, args.rule, &args.moves).map_err(UsageError::Moves)?;
+    let threads = usize::from(args.threads);
+    with_game!(&game, board => count(board, args.depth, threads, args.divide, out))
 }
 
 fn count<B: Size>(
@@ -49,19 +59,15 @@ fn count<B: Size>(
     show_divide: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let max_depth = B::GEOMETRY.cells() as u32;
-    if depth > max_depth {
-        return Err(UsageError(format!("--depth must be 0..={max_depth} on this board")).into());
+    let max = B::GEOMETRY.cells() as u32;
+    if depth > max {
+        return Err(UsageError::DepthBeyondBoard { max }.into());
     }
     let empty = u128::from(board.empty_cells().count());
     let Some(bound) = (0..u128::from(depth))
         .try_fold(1u128, |n, i| n.checked_mul(empty.saturating_sub(i).max(1)))
     else {
-        return Err(UsageError(format!(
-            "--depth {depth} from this position can have more move sequences than a 128-bit \
-             count holds"
-        ))
-        .into());
+        return Err(UsageError::CountTooLarge { depth }.into());
     };
     let seconds = bound as f64 / (SEQUENCES_PER_SECOND * threads as f64);
     if seconds > NOTE_AFTER_SECONDS {

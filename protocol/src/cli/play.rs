@@ -27,14 +27,33 @@ use mnk_protocol::command::{Point, parse_point};
 use mnk_protocol::player::Player;
 
 use super::CliError;
-use super::args::Options;
 
-pub(crate) const USAGE: &str = "pbrain-mnk play [--size 3|5|15] [--rule NAME] [--black human|engine|classroom|random] \
-[--white human|engine|classroom|random] [--time-move MS] [--seed S]";
+/// `play`'s options.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Board size: 3, 5 or 15.
+    #[arg(long, default_value = "15")]
+    size: BoardSize,
+    /// Rule: freestyle, standard, renju, caro or caro-exact.
+    #[arg(long, default_value_t)]
+    rule: Rule,
+    /// Who plays black: human, engine, classroom or random.
+    #[arg(long, default_value = "human")]
+    black: Seat,
+    /// Who plays white: human, engine, classroom or random.
+    #[arg(long, default_value = "engine")]
+    white: Seat,
+    /// Milliseconds a move for the engine.
+    #[arg(long = "time-move", value_name = "MS", default_value_t = 1_000)]
+    time_move: u64,
+    /// Seed of the random player.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
 
 /// Who sits at a side of the board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Seat {
+pub(crate) enum Seat {
     /// A person typing moves.
     Human,
     /// A program: mnk or the classroom program.
@@ -67,21 +86,16 @@ impl std::fmt::Display for Seat {
     }
 }
 
-/// Runs the subcommand: options from `args`, the human's lines from `input`.
+/// Runs the subcommand: the human's lines come from `input`.
 pub(crate) fn run(
-    args: &[String],
+    args: &Args,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let opts = Options::parse(args, &["size", "rule", "black", "white", "time-move", "seed"], &[])?;
-    let size: BoardSize = opts.get("size")?.unwrap_or(BoardSize::Fifteen);
-    let rule: Rule = opts.get("rule")?.unwrap_or_default();
-    let seats = [
-        opts.get::<Seat>("black")?.unwrap_or(Seat::Human),
-        opts.get::<Seat>("white")?.unwrap_or(Seat::Program(Player::Mnk)),
-    ];
-    let move_time = Duration::from_millis(opts.get("time-move")?.unwrap_or(1_000));
-    let mut rng = SplitMix64::new(opts.get("seed")?.unwrap_or(1));
+    let (size, rule) = (args.size, args.rule);
+    let seats = [args.black, args.white];
+    let move_time = Duration::from_millis(args.time_move);
+    let mut rng = SplitMix64::new(args.seed);
     let mut game = Game::new(size, rule);
     let mut tt = TranspositionTable::with_bytes(64 << 20);
     writeln!(

@@ -18,32 +18,37 @@ use mnk_engine::solve::{GameValue, solve_with};
 use mnk_engine::tt::TranspositionTable;
 use mnk_engine::with_game;
 
-use super::CliError;
-use super::args::{Options, UsageError};
+use super::{CliError, UsageError};
 use mnk_engine::size::Size;
 
-pub(crate) const USAGE: &str = "pbrain-mnk solve --size 3|5 [--rule freestyle|standard] [--moves \"<moves>\"] [--hash-mb M] [--no-pairing]";
+/// `solve`'s options.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Board size: 3 or 5.
+    #[arg(long)]
+    size: BoardSize,
+    /// Rule: freestyle, standard, renju, caro or caro-exact (all the same on these boards).
+    #[arg(long, default_value_t)]
+    rule: Rule,
+    /// The position: moves as x,y pairs ("1,1 0,0") or in pos notation ("b2a1").
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// Transposition-table size in MiB.
+    #[arg(long = "hash-mb", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    hash_mb: u32,
+    /// Prove the value by plain alpha-beta, without pairing strategies (for comparison).
+    #[arg(long = "no-pairing")]
+    no_pairing: bool,
+}
 
-/// Default transposition-table size in MiB.
-const DEFAULT_HASH_MB: usize = 16;
-
-/// Runs the subcommand with its arguments.
-pub(crate) fn run(args: &[String], out: &mut dyn Write) -> Result<(), CliError> {
-    let opts = Options::parse(args, &["size", "rule", "moves", "hash-mb"], &["no-pairing"])?;
-    let size: BoardSize = opts.require("size")?;
-    if size == BoardSize::Fifteen {
-        return Err(UsageError("solve supports --size 3 and 5 only".to_string()).into());
+/// Runs the subcommand.
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    if args.size == BoardSize::Fifteen {
+        return Err(UsageError::UnsolvableSize.into());
     }
-    let rule: Rule = opts.get("rule")?.unwrap_or_default();
-    let hash_mb: usize = opts.get("hash-mb")?.unwrap_or(DEFAULT_HASH_MB);
-    if hash_mb == 0 || hash_mb > 65_536 {
-        return Err(UsageError(format!("--hash-mb must be 1..65536, not {hash_mb}")).into());
-    }
-    let moves = opts.raw("moves").unwrap_or("");
-    let pairing = !opts.flag("no-pairing");
-    let game = Game::from_notation(size, rule, moves)
-        .map_err(|e| UsageError(format!("bad --moves: {e}")))?;
-    with_game!(&game, board => run_solve(board, hash_mb, pairing, out))
+    let game = Game::from_notation(args.size, args.rule, &args.moves).map_err(UsageError::Moves)?;
+    let hash_mb = args.hash_mb as usize;
+    with_game!(&game, board => run_solve(board, hash_mb, !args.no_pairing, out))
 }
 
 fn run_solve<B: Size>(
