@@ -1,10 +1,15 @@
 //! Static evaluation, from the side to move's point of view, for depth-limited leaves.
 //!
-//! Every win window that holds stones of only one colour is worth `WINDOW_WEIGHT[n]` to its
-//! owner, n being the stones in it; the score is the side to move's total minus the
-//! opponent's. On the small boards the windows are the full lines, so this counts the live
-//! lines and how far along they are; on 15×15 it is the classic five-window count.
-//! All weights are in one table.
+//! * On 15×15 it reads the pattern potentials the line state keeps incrementally: for each
+//!   colour, the sum over the empty cells of what a stone there would make along each line
+//!   and in combination (weights in [`crate::pattern::weights`]), the side to move's counted
+//!   with its own weights and the opponent's with the waiting side's. Nothing is computed at
+//!   the leaf but a difference.
+//! * On the small boards (3×3, 5×5), whose lines span the board, it counts windows: every
+//!   line that holds stones of only one colour is worth [`WINDOW_WEIGHT`]`[n]` to its owner,
+//!   n being its stones, so the live lines and how far along they are.
+//!
+//! Both add [`TEMPO`] for the side to move.
 
 use crate::board::Board;
 use crate::pattern::keys::LineState;
@@ -18,13 +23,13 @@ pub const WINDOW_WEIGHT: [Score; 6] = [0, 1, 6, 40, 300, 0];
 
 /// Bonus for having the move, in the same units (on 15×15 the side to move's own weights
 /// count most of it: about 350 on an empty board, less as it fills; see
-/// [`crate::pattern::keys::PATTERN_POTENTIAL`]).
+/// [`crate::pattern::weights::PATTERN_POTENTIAL`]).
 pub const TEMPO: Score = 8;
 
 /// The evaluation of `board` for the side to move. On 15×15 it is the difference of the
 /// two sides' pattern potentials, the side to move's counted with its own weights and the
 /// opponent's with the waiting side's, kept incrementally by the line keys
-/// ([`crate::pattern::keys::PATTERN_POTENTIAL`]); on the small boards it counts windows.
+/// ([`crate::pattern::weights::PATTERN_POTENTIAL`]); on the small boards it counts windows.
 pub fn evaluate<B: Size>(board: &Board<B>) -> Score {
     let side = board.side_to_move();
     let lines = board.lines();

@@ -1,5 +1,5 @@
 //! The one run-time dispatch from a board to its type: a [`Game`] holds a board of any size
-//! mnk plays, and [`with_game!`] runs generic engine code on it (matching once per call,
+//! mnk plays, and [`with_game!`](crate::with_game) runs generic engine code on it (matching once per call,
 //! never per cell). Front ends build a `Game` from the size they are given; what needs only
 //! a size's geometry takes [`BoardSize::geometry`], a value.
 

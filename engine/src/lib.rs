@@ -1,20 +1,22 @@
 //! `mnk-engine`: a bitboard engine for m,n,k-games — tic-tac-toe (3×3, three in a row),
-//! 5×5 five in a row, and 15×15 gomoku.
+//! 5×5 five in a row, and 15×15 gomoku and renju.
 //!
 //! The library does no I/O, keeps no global mutable state and prints nothing. Board code is
-//! generic over the bitboard type, which fixes the size: `u16` is 3×3, `u32` is 5×5 and
-//! [`bitboard::Bits256`] is 15×15 (see [`bitboard`] for the layout). Front ends pick a size
-//! once, at the edge, with [`BoardSize`] and [`with_board_size!`].
+//! generic over the board size's bitboard type ([`size::Size`]: [`bitboard::Bits16`] is
+//! 3×3, [`bitboard::Bits32`] 5×5, [`bitboard::Bits256`] 15×15; see [`bitboard`] for the
+//! layout). Front ends turn a run-time size into a type in one place: a [`game::Game`] of
+//! that size, run by [`with_game!`].
 //!
-//! Module map:
-//! * [`bitboard`], [`geometry`], [`lines`]: cell sets, coordinates, win-line masks;
-//! * [`board`], [`rules`], [`zobrist`], [`notation`]: positions, win tests, hashing, move
-//!   lists;
-//! * [`perft`]: move-sequence counts, the correctness oracle;
-//! * [`search`], [`tt`], [`eval`], [`movegen`]: iterative-deepening PVS with a
-//!   transposition table ([`prefetch`]: the cache hint for its probes); [`solve`]: exact
-//!   values of the small boards;
-//! * [`rng`]: a small deterministic random generator;
+//! Module map, from the leaves up (no module imports one above it):
+//! * leaves: [`color`], [`outcome`], [`score`], [`notation`], [`rng`], [`time`],
+//!   [`prefetch`]; [`geometry`] (cells, coordinates, symmetries);
+//! * cells and lines: [`bitboard`], [`lines`] (win-line masks), [`zobrist`], [`rules`];
+//! * line patterns: [`pattern`] (keys, tables, weights, combinations), [`renju`];
+//! * a size's parts: [`size`]; the position: [`win`] (the win test), [`board`], [`game`];
+//! * counting and solving: [`perft`] (the correctness oracle), [`pairing`] (small-board
+//!   draw bounds), [`solve`];
+//! * the search: [`eval`], [`movegen`], [`tt`], [`report`] (its typed results),
+//!   [`search`]; [`bench`](mod@bench), the behaviour signature;
 //! * [`classroom`]: the classroom program this project grew from (depth-6 α-β with pattern
 //!   scores per line), a sparring partner for measuring strength.
 

@@ -2,7 +2,7 @@
 //! (a four-three, a double three, ...), on top of each direction's [`Pattern`].
 //!
 //! The evaluation sums every empty cell's four patterns (see
-//! [`super::keys::PATTERN_POTENTIAL`]). A sum cannot tell one cell where a stone makes two
+//! [`super::weights::PATTERN_POTENTIAL`]). A sum cannot tell one cell where a stone makes two
 //! threes at once — the opponent blocks only one of them — from two cells with one three
 //! each. The combination classes add that, with one more weight per class and role
 //! ([`COMBO_POTENTIAL`]), fitted with the pattern weights.

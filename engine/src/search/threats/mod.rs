@@ -1,7 +1,7 @@
 //! Threats from line patterns (15×15): the static knowledge of what a move makes for each
-//! side ([`knowledge`]), and the threat-sequence solver, VCF and VCT ([`solver`]), with its
-//! table ([`table`]) and the hints a won solve leaves for solves of positions like it
-//! ([`hints`]).
+//! side (`knowledge.rs`: [`threat_value`], [`defences_against_three`], ...), and the
+//! threat-sequence solver, VCF and VCT (`solver.rs`), with its table (`table.rs`) and the
+//! hints a won solve leaves for solves of positions like it (`hints.rs`).
 //!
 //! All of it reads the patterns the board keeps incrementally; on boards without patterns
 //! (3×3, 5×5) the functions answer "nothing known" and the search relies on full width.
