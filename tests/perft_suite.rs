@@ -51,16 +51,6 @@ fn cases() -> Vec<Case> {
         .collect()
 }
 
-fn naive_rule(rule: Rule) -> NaiveRule {
-    match rule {
-        Rule::Freestyle => NaiveRule::Freestyle,
-        Rule::Standard => NaiveRule::Standard,
-        Rule::Renju => NaiveRule::Renju,
-        Rule::Caro => NaiveRule::Caro,
-        Rule::CaroExact => NaiveRule::CaroExact,
-    }
-}
-
 /// The engine's count of `case`, and the reference's where it is small.
 fn check(case: &Case) {
     let game = Game::from_notation(case.size, case.rule, &case.moves)
@@ -69,7 +59,7 @@ fn check(case: &Case) {
         assert_eq!(perft_parallel(board, case.depth, THREADS), case.count, "engine: {case:?}");
         if case.count <= NAIVE_MAX {
             let g = board.geometry();
-            let mut naive = NaiveBoard::new(g.side(), g.k(), naive_rule(case.rule));
+            let mut naive = NaiveBoard::new(g.side(), g.k(), NaiveRule::of(case.rule));
             for &cell in board.history() {
                 let (x, y) = g.xy(cell);
                 naive.play(x, y);

@@ -13,16 +13,6 @@ use mnk_engine::rules::Rule;
 use mnk_engine::size::Size;
 use reference::{NaiveBoard, NaiveOutcome, NaiveRule};
 
-fn naive_rule(rule: Rule) -> NaiveRule {
-    match rule {
-        Rule::Freestyle => NaiveRule::Freestyle,
-        Rule::Standard => NaiveRule::Standard,
-        Rule::Renju => NaiveRule::Renju,
-        Rule::Caro => NaiveRule::Caro,
-        Rule::CaroExact => NaiveRule::CaroExact,
-    }
-}
-
 fn naive_outcome(outcome: Outcome) -> NaiveOutcome {
     match outcome {
         Outcome::Ongoing => NaiveOutcome::Ongoing,
@@ -54,7 +44,7 @@ fn random_game<B: Size>(
 ) -> Vec<Vec<(usize, usize)>> {
     let g = B::GEOMETRY;
     let mut board = Board::<B>::new(rule);
-    let mut naive = NaiveBoard::new(g.side(), g.k(), naive_rule(rule));
+    let mut naive = NaiveBoard::new(g.side(), g.k(), NaiveRule::of(rule));
     let (ox, oy) = (rng.below(g.side() - window + 1), rng.below(g.side() - window + 1));
     let mut seen = Vec::new();
     while naive.outcome == NaiveOutcome::Ongoing {
@@ -131,7 +121,7 @@ fn perft_agrees<B: Size>(rule: Rule, seed: u64, count: usize, window: usize, dep
             continue;
         };
         let mut board = Board::<B>::from_points(rule, moves).unwrap();
-        let mut naive = NaiveBoard::new(g.side(), g.k(), naive_rule(rule));
+        let mut naive = NaiveBoard::new(g.side(), g.k(), NaiveRule::of(rule));
         for &(x, y) in moves {
             naive.play(x, y);
         }
@@ -181,7 +171,7 @@ fn perft_under_each_rule_differs_from_freestyle_where_it_should() {
             if board.outcome().is_decided() {
                 continue;
             }
-            let mut naive = NaiveBoard::new(15, 5, naive_rule(rule));
+            let mut naive = NaiveBoard::new(15, 5, NaiveRule::of(rule));
             for &(x, y) in moves {
                 naive.play(x, y);
             }

@@ -1,8 +1,7 @@
 //! Commands: frames parsed into a typed enum. Lenient in: any case, extra spaces, `x, y`.
 //! Syntax problems become [`Command::Invalid`] (answered `ERROR`), unknown words
 //! [`Command::Unknown`] (answered `UNKNOWN`); `INFO` values are typed ([`Info`]), and a bad
-//! one becomes [`Command::BadInfo`] (reported with the next move, since managers expect no
-//! answer to `INFO`).
+//! one becomes [`Command::BadInfo`].
 
 use std::fmt;
 
@@ -62,27 +61,17 @@ pub enum Info {
     Ignored(String),
 }
 
-/// An `INFO` line whose value does not fit its key.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BadInfo {
-    /// The key, lower case.
-    pub key: String,
-    /// The value as given (shortened and made printable for echoing).
-    pub value: String,
-}
-
-impl fmt::Display for BadInfo {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "INFO {}: ignored bad value '{}'", self.key, self.value)
-    }
-}
-
-impl std::error::Error for BadInfo {}
-
 /// What is wrong with the arguments of a known command. The texts quoted are echoed
 /// printable (see [`echo`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ArgumentError {
+    /// An `INFO` value that does not fit its key.
+    BadInfoValue {
+        /// The key, lower case.
+        key: String,
+        /// The value as given.
+        value: String,
+    },
     /// Arguments to a command that takes none.
     Unexpected(String),
     /// Not `x,y`.
@@ -126,6 +115,9 @@ impl fmt::Display for ArgumentError {
             ArgumentError::NotAStone(got) => write!(f, "expected x,y,field, got '{got}'"),
             ArgumentError::NotAField(got) => write!(f, "field must be 1, 2 or 3, got '{got}'"),
             ArgumentError::BlockTooLong => f.write_str("too many lines before DONE"),
+            ArgumentError::BadInfoValue { key, value } => {
+                write!(f, "{key}: ignored bad value '{value}'")
+            }
         }
     }
 }
@@ -142,8 +134,11 @@ pub struct InvalidCommand {
 }
 
 impl fmt::Display for InvalidCommand {
+    /// `COMMAND: what is wrong`, or for an `INFO` value `INFO key: what is wrong`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.command, self.error)
+        let separator =
+            if matches!(self.error, ArgumentError::BadInfoValue { .. }) { " " } else { ": " };
+        write!(f, "{}{separator}{}", self.command, self.error)
     }
 }
 
@@ -173,8 +168,10 @@ pub enum Command {
     Swap2Board(Vec<Point>),
     /// `INFO key value`.
     Info(Info),
-    /// `INFO key value` with a value that does not fit the key.
-    BadInfo(BadInfo),
+    /// `INFO key value` with a value that does not fit the key
+    /// ([`ArgumentError::BadInfoValue`]): reported with the next move, since managers read
+    /// no answer to `INFO`.
+    BadInfo(InvalidCommand),
     /// `TAKEBACK x,y`.
     Takeback(Point),
     /// `PLAY x,y`.
@@ -225,7 +222,10 @@ impl Command {
         let value = value.trim();
         match parse_info(&key, value) {
             Some(info) => Command::Info(info),
-            None => Command::BadInfo(BadInfo { key: echo(&key), value: echo(value) }),
+            None => Command::BadInfo(InvalidCommand {
+                command: "INFO",
+                error: ArgumentError::BadInfoValue { key: echo(&key), value: echo(value) },
+            }),
         }
     }
 }

@@ -2,9 +2,6 @@
 //! protocol session plays one of them (`pbrain-mnk`, `pbrain-mnk classroom`), and so can
 //! either side of `pbrain-mnk play`.
 
-use std::fmt;
-use std::str::FromStr;
-
 use mnk_engine::board::Board;
 use mnk_engine::classroom;
 use mnk_engine::report::{SearchInfo, SearchResult};
@@ -45,44 +42,6 @@ impl Player {
                 let depth = limits.depth.unwrap_or(classroom::DEPTH);
                 classroom::search(board, depth, limits.stop.as_deref())
             }
-        }
-    }
-
-    /// The name the command line gives the player: `engine` or `classroom`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Player::Mnk => "engine",
-            Player::Classroom => "classroom",
-        }
-    }
-}
-
-impl fmt::Display for Player {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A name that is no player's.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownPlayer(pub String);
-
-impl fmt::Display for UnknownPlayer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not engine or classroom", self.0)
-    }
-}
-
-impl std::error::Error for UnknownPlayer {}
-
-impl FromStr for Player {
-    type Err = UnknownPlayer;
-
-    fn from_str(s: &str) -> Result<Player, UnknownPlayer> {
-        match s {
-            "engine" | "mnk" => Ok(Player::Mnk),
-            "classroom" => Ok(Player::Classroom),
-            other => Err(UnknownPlayer(other.to_string())),
         }
     }
 }

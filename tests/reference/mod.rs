@@ -19,6 +19,20 @@ pub enum NaiveRule {
     CaroExact,
 }
 
+impl NaiveRule {
+    /// The naive rule of the same name as the engine's `rule`.
+    pub fn of(rule: mnk_engine::rules::Rule) -> NaiveRule {
+        use mnk_engine::rules::Rule;
+        match rule {
+            Rule::Freestyle => NaiveRule::Freestyle,
+            Rule::Standard => NaiveRule::Standard,
+            Rule::Renju => NaiveRule::Renju,
+            Rule::Caro => NaiveRule::Caro,
+            Rule::CaroExact => NaiveRule::CaroExact,
+        }
+    }
+}
+
 const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
 /// What lies just past one end of a run: `None` off the board, else the cell's content.

@@ -22,7 +22,6 @@ use std::sync::{Arc, mpsc};
 
 use mnk_engine::color::Color;
 use mnk_engine::rng::SplitMix64;
-use mnk_engine::rules::Rule;
 use mnk_engine::size::BoardSize;
 
 use mnk_protocol::command::Point;
@@ -32,7 +31,7 @@ use mnk_protocol::manager::{
     random_opening, to_psq, to_sgf,
 };
 
-use super::{CliError, UsageError};
+use super::{CliError, GameArgs, UsageError};
 
 /// `match`'s options.
 #[derive(Debug, clap::Args)]
@@ -49,12 +48,8 @@ pub(crate) struct Args {
     /// INFO settings for the second engine alone.
     #[arg(long, value_name = "KEY=VALUE,...")]
     info2: Option<String>,
-    /// Board size: 3, 5 or 15.
-    #[arg(long, default_value = "15")]
-    size: BoardSize,
-    /// Rule: freestyle, standard, renju, caro or caro-exact.
-    #[arg(long, default_value_t)]
-    rule: Rule,
+    #[command(flatten)]
+    game: GameArgs,
     /// Games to play (each opening with both colours).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
@@ -113,7 +108,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     };
     let engines =
         [spec(&args.engine1, &args.info1, "info1")?, spec(&args.engine2, &args.info2, "info2")?];
-    let (size, rule) = (args.size, args.rule);
+    let (size, rule) = (args.game.size, args.game.rule);
     let games = args.games as usize;
     let concurrency = usize::from(args.concurrency);
     let settings = GameSettings {

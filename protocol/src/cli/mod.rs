@@ -16,7 +16,9 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use mnk_engine::board::PositionError;
+use mnk_engine::rules::Rule;
 use mnk_engine::search::MAX_THREADS;
+use mnk_engine::size::BoardSize;
 use mnk_protocol::manager::MatchError;
 
 /// The command line.
@@ -71,6 +73,17 @@ impl Tool {
             Tool::Classroom => "classroom",
         }
     }
+}
+
+/// The board and rule of the games a subcommand plays (`match`, `openings`, `play`).
+#[derive(Debug, clap::Args)]
+pub(crate) struct GameArgs {
+    /// Board size: 3, 5 or 15.
+    #[arg(long, default_value = "15")]
+    pub(crate) size: BoardSize,
+    /// Rule: freestyle, standard, renju, caro or caro-exact.
+    #[arg(long, default_value_t)]
+    pub(crate) rule: Rule,
 }
 
 /// An argument that parsed but cannot be used: the binary prints it with the usage and
@@ -182,7 +195,7 @@ impl CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Usage(e) => write!(f, "{e}"),
+            CliError::Usage(e) => fmt::Display::fmt(e, f),
             CliError::Io(e) => write!(f, "output error: {e}"),
             CliError::Match(e) => write!(f, "match stopped: {e}"),
             CliError::Openings(e) => write!(f, "openings: {e}"),

@@ -20,24 +20,18 @@ use std::io::Write;
 use mnk_engine::geometry::Symmetry;
 use mnk_engine::notation::format_pos;
 use mnk_engine::rng::SplitMix64;
-use mnk_engine::rules::Rule;
 use mnk_engine::score::{Score, format_score};
-use mnk_engine::size::BoardSize;
 
 use mnk_protocol::command::Point;
 use mnk_protocol::manager::{opening_score, random_opening};
 
-use super::{CliError, UsageError};
+use super::{CliError, GameArgs, UsageError};
 
 /// `openings`' options.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// Board size: 3, 5 or 15.
-    #[arg(long, default_value = "15")]
-    size: BoardSize,
-    /// Rule: freestyle, standard, renju, caro or caro-exact.
-    #[arg(long, default_value_t)]
-    rule: Rule,
+    #[command(flatten)]
+    game: GameArgs,
     /// Openings to write.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
     count: u32,
@@ -81,7 +75,7 @@ pub(crate) const TRIES_PER_OPENING: usize = 100;
 /// Runs the subcommand.
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (size, rule, stones, nodes, max_score, seed) =
-        (args.size, args.rule, args.stones, args.nodes, args.max_score, args.seed);
+        (args.game.size, args.game.rule, args.stones, args.nodes, args.max_score, args.seed);
     let count = args.count as usize;
     let cells = size.side() * size.side();
     if stones >= cells {

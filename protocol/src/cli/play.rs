@@ -15,10 +15,8 @@ use mnk_engine::color::Color;
 use mnk_engine::notation::format_pos;
 use mnk_engine::outcome::Outcome;
 use mnk_engine::rng::SplitMix64;
-use mnk_engine::rules::Rule;
 use mnk_engine::score::format_score;
 use mnk_engine::search::SearchLimits;
-use mnk_engine::size::BoardSize;
 use mnk_engine::tt::TranspositionTable;
 
 use mnk_engine::game::Game;
@@ -26,22 +24,18 @@ use mnk_engine::with_game;
 use mnk_protocol::command::{Point, parse_point};
 use mnk_protocol::player::Player;
 
-use super::CliError;
+use super::{CliError, GameArgs};
 
 /// `play`'s options.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// Board size: 3, 5 or 15.
-    #[arg(long, default_value = "15")]
-    size: BoardSize,
-    /// Rule: freestyle, standard, renju, caro or caro-exact.
-    #[arg(long, default_value_t)]
-    rule: Rule,
-    /// Who plays black: human, engine, classroom or random.
-    #[arg(long, default_value = "human")]
+    #[command(flatten)]
+    game: GameArgs,
+    /// Who plays black.
+    #[arg(long, value_enum, default_value_t = Seat::Human)]
     black: Seat,
-    /// Who plays white: human, engine, classroom or random.
-    #[arg(long, default_value = "engine")]
+    /// Who plays white.
+    #[arg(long, value_enum, default_value_t = Seat::Engine)]
     white: Seat,
     /// Milliseconds a move for the engine.
     #[arg(long = "time-move", value_name = "MS", default_value_t = 1_000)]
@@ -52,36 +46,35 @@ pub(crate) struct Args {
 }
 
 /// Who sits at a side of the board.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum Seat {
     /// A person typing moves.
     Human,
-    /// A program: mnk or the classroom program.
-    Program(Player),
+    /// mnk's search.
+    Engine,
+    /// The classroom program.
+    Classroom,
     /// A random legal move each turn.
     Random,
 }
 
-impl std::str::FromStr for Seat {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Seat, String> {
-        match s {
-            "human" => Ok(Seat::Human),
-            "random" => Ok(Seat::Random),
-            other => other
-                .parse()
-                .map(Seat::Program)
-                .map_err(|_| format!("'{other}' is not human, engine, classroom or random")),
+impl Seat {
+    /// The program that plays the seat, if one does.
+    fn player(self) -> Option<Player> {
+        match self {
+            Seat::Engine => Some(Player::Mnk),
+            Seat::Classroom => Some(Player::Classroom),
+            Seat::Human | Seat::Random => None,
         }
     }
-}
 
-impl std::fmt::Display for Seat {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    /// The seat's name on the command line.
+    fn name(self) -> &'static str {
         match self {
-            Seat::Human => f.write_str("human"),
-            Seat::Program(player) => write!(f, "{player}"),
-            Seat::Random => f.write_str("random"),
+            Seat::Human => "human",
+            Seat::Engine => "engine",
+            Seat::Classroom => "classroom",
+            Seat::Random => "random",
         }
     }
 }
@@ -92,7 +85,7 @@ pub(crate) fn run(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let (size, rule) = (args.size, args.rule);
+    let (size, rule) = (args.game.size, args.game.rule);
     let seats = [args.black, args.white];
     let move_time = Duration::from_millis(args.time_move);
     let mut rng = SplitMix64::new(args.seed);
@@ -101,7 +94,8 @@ pub(crate) fn run(
     writeln!(
         out,
         "mnk: {size} {rule}; black (X): {}, white (O): {}. Type 'help' for help.",
-        seats[0], seats[1]
+        seats[0].name(),
+        seats[1].name()
     )?;
     write!(out, "{game}")?;
     while game.outcome() == Outcome::Ongoing {
@@ -125,9 +119,11 @@ pub(crate) fn run(
                     continue;
                 }
             },
-            Seat::Program(player) => {
+            Seat::Engine | Seat::Classroom => {
+                let player = seats[color.index()].player().expect("a program's seat");
                 let (point, summary) = program_move(player, &game, &mut tt, move_time);
-                writeln!(out, "{name} ({player}) plays {} — {summary}", format_point(point))?;
+                let who = seats[color.index()].name();
+                writeln!(out, "{name} ({who}) plays {} — {summary}", format_point(point))?;
                 point
             }
             Seat::Random => {

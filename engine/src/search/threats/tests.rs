@@ -18,25 +18,21 @@ use crate::pattern::weights::{PATTERN_POTENTIAL, Role};
 use crate::rules::Rule;
 use crate::search::keyed::unpack_cell;
 
-/// The direct definition of [`threat_value`], counting over the patterns.
+/// The direct definition of [`threat_value`], counting over the patterns: the summed worth
+/// of the patterns, plus the bonus of the strongest threat class they make (a five is worth
+/// its class alone).
 fn slow_threat_value(patterns: &[Pattern; 4]) -> i64 {
     let fours: u32 = patterns.iter().map(|p| p.four_count()).sum();
     let threes = patterns.iter().filter(|&&p| p == Pattern::F3).count();
-    let base: i64 = patterns
-        .iter()
-        .map(|&p| i64::from(PATTERN_POTENTIAL[Role::ToMove as usize][p as usize]))
-        .sum();
-    if patterns.contains(&Pattern::Five) {
-        FIVE_VALUE
-    } else if fours >= 2 || patterns.contains(&Pattern::F4) {
-        WINNING_FOUR_VALUE + base
-    } else if fours == 1 && threes >= 1 {
-        FOUR_THREE_VALUE + base
-    } else if threes >= 2 {
-        DOUBLE_THREE_VALUE + base
-    } else {
-        base
-    }
+    let worth = |p: Pattern| i64::from(PATTERN_POTENTIAL[Role::ToMove as usize][p as usize]);
+    let base: i64 = patterns.iter().copied().map(worth).sum();
+    let classes = [
+        (fours >= 2 || patterns.contains(&Pattern::F4), WINNING_FOUR_VALUE),
+        (fours == 1 && threes >= 1, FOUR_THREE_VALUE),
+        (threes >= 2, DOUBLE_THREE_VALUE),
+    ];
+    let bonus = classes.iter().find(|(holds, _)| *holds).map_or(0, |&(_, value)| value);
+    if patterns.contains(&Pattern::Five) { FIVE_VALUE } else { base + bonus }
 }
 
 /// Black makes a double three at i8 (g8 h8 across, i6 i7 down); white's only counter is
