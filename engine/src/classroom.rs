@@ -1,8 +1,8 @@
 //! The 15×15 classroom program this project grew from, rebuilt as a sparring partner.
 //!
-//! The engine's strength target starts with "win every game against the classroom program"
-//! (issue 5), and that program is not at hand, so this module plays the way
-//! `shared/reference/facts.md` describes it, with nothing of mnk's own search:
+//! The engine's first strength target was to win every game against the classroom program,
+//! and that program was not at hand, so this module plays the way its lab report describes
+//! it, with nothing of mnk's own search:
 //!
 //! * **evaluation:** pattern scores per line. Each row, column and diagonal is matched
 //!   against the templates of [`PATTERNS`] (fives, live and dead fours, threes and twos,

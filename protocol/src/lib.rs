@@ -2,10 +2,11 @@
 //!
 //! Layers, each testable on its own:
 //! [`framing`] (lines → frames, `BOARD`…`DONE` blocks) → [`command`] (typed commands) →
-//! [`session`] (a pure state machine: commands in, [`response`]s out, searches handed out
-//! as jobs) → [`driver`] (stdin reader thread, search thread, stop flag, one flushing
-//! writer). [`manager`] is the
-//! other side of the protocol: it runs refereed games between engine processes.
+//! [`session`] (a pure state machine: commands in, [`response`]s out, every refusal an
+//! [`error::SessionError`], searches and counts handed out as jobs) → [`driver`] (stdin
+//! reader thread, worker thread, stop flag, one flushing writer). [`player`] is who
+//! chooses the moves; [`manager`] is the other side of the protocol: it runs refereed games
+//! between engine processes.
 //!
 //! Lenient on input, exact on output, no panic on any input line, no `unsafe`.
 
@@ -13,6 +14,7 @@
 
 pub mod command;
 pub mod driver;
+pub mod error;
 pub mod framing;
 pub mod manager;
 pub mod player;

@@ -4,8 +4,8 @@
 use std::fmt;
 
 use crate::command::Point;
+use crate::error::SessionError;
 use crate::player::Player;
-use crate::session::SessionError;
 
 /// The `ABOUT` line of a player named `$name`: its version and authors. (The optional
 /// `country`, `www` and `email` fields are left out: the project has none to give, and a

@@ -10,7 +10,8 @@ use mnk_engine::with_game;
 
 use super::job::{Job, PerftJob, PerftOutcome};
 use super::settings::MIN_HASH_BYTES;
-use super::{Reaction, Session, SessionError};
+use super::{Reaction, Session};
+use crate::error::SessionError;
 use crate::response::Response;
 
 /// Deepest `PERFT` the protocol runs on each size: about a second of counting at most, on

@@ -26,11 +26,11 @@ use mnk_engine::tt::TranspositionTable;
 use mnk_engine::with_game;
 
 use crate::command::{BoardStone, Command, Point};
+use crate::error::SessionError;
 use crate::framing::BlockKind;
 use crate::player::Player;
 use crate::response::Response;
 
-mod error;
 mod extensions;
 mod job;
 mod position;
@@ -39,7 +39,6 @@ mod settings;
 #[cfg(test)]
 mod tests;
 
-pub use error::SessionError;
 pub use extensions::max_protocol_perft_depth;
 pub use job::{
     Job, JobOutcome, PerftJob, PerftOutcome, Purpose, SearchJob, SearchOutcome,
@@ -49,7 +48,7 @@ pub use position::{SWAP2_MARGIN, position_from_stones, swap2_opening};
 pub use prepare::TOUCH_STEP_BYTES;
 pub use settings::{
     DEFAULT_HASH_BYTES, DEFAULT_TURN_MS, MEMORY_RESERVE_BYTES, MIN_HASH_BYTES, Settings,
-    TABLE_MOVES, TABLE_NODES_PER_SECOND, THREAD_RESERVE_BYTES, UnsupportedRule,
+    TABLE_MOVES, TABLE_NODES_PER_SECOND, THREAD_RESERVE_BYTES,
 };
 
 /// What the session wants done after a command.

@@ -8,8 +8,9 @@ use mnk_engine::rules::Rule;
 use mnk_engine::size::BoardSize;
 
 use super::job::Purpose;
-use super::{Reaction, Session, SessionError};
+use super::{Reaction, Session};
 use crate::command::{BoardStone, Field, Point};
+use crate::error::SessionError;
 use crate::framing::BlockKind;
 use crate::response::Response;
 

@@ -1,14 +1,13 @@
 //! The manager's settings (`INFO`) as typed values, and what follows from them: the rule,
 //! the clock for the next move, and the transposition table's size.
 
-use std::fmt;
-
 use mnk_engine::rules::Rule;
 use mnk_engine::search::MAX_THREADS;
 use mnk_engine::time::TimeControl;
 use mnk_engine::tt::{BUCKET_BYTES, BUCKET_ENTRIES};
 
 use crate::command::Info;
+use crate::error::UnsupportedRule;
 
 /// Turn time when the manager sends none, in milliseconds.
 pub const DEFAULT_TURN_MS: u64 = 5_000;
@@ -74,18 +73,6 @@ impl Default for Settings {
         }
     }
 }
-
-/// A `rule` code mnk does not play.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct UnsupportedRule(pub u32);
-
-impl fmt::Display for UnsupportedRule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unsupported rule {} (0 freestyle, 1 standard, 2/4 renju, 8/9 caro)", self.0)
-    }
-}
-
-impl std::error::Error for UnsupportedRule {}
 
 impl Settings {
     /// Takes the setting of one `INFO` line. A `time_left` restarts the count of the

@@ -1,4 +1,4 @@
-//! Why the session refuses a command: every refusal is one of these, answered
+//! Why the session refuses a command: every refusal is a [`SessionError`], answered
 //! `ERROR <text>` and leaving the session as it was.
 
 use std::fmt;
@@ -6,9 +6,20 @@ use std::fmt;
 use mnk_engine::board::IllegalMove;
 use mnk_engine::rules::Rule;
 
-use super::settings::UnsupportedRule;
 use crate::command::{InvalidCommand, Point};
 use crate::framing::BlockKind;
+
+/// A `rule` code mnk does not play.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct UnsupportedRule(pub u32);
+
+impl fmt::Display for UnsupportedRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unsupported rule {} (0 freestyle, 1 standard, 2/4 renju, 8/9 caro)", self.0)
+    }
+}
+
+impl std::error::Error for UnsupportedRule {}
 
 /// A command the session refuses.
 #[derive(Clone, Debug, PartialEq, Eq)]
