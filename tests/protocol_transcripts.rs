@@ -501,3 +501,23 @@ fn the_classroom_player_speaks_the_protocol_and_blocks_a_four() {
     let (status, _) = e.wait_exit(Duration::from_secs(5));
     assert!(status.success());
 }
+
+/// Yixin-Board's `YXSHOWINFO` (what mnk supports) and `YXHASHCLEAR`, before and during a
+/// game.
+#[test]
+fn yixin_board_show_info_and_hash_clear() {
+    let mut e = Engine::start();
+    e.send("YXSHOWINFO");
+    let lines: Vec<String> =
+        std::iter::from_fn(|| e.line_within(Duration::from_secs(5))).take(5).collect();
+    assert!(lines.iter().all(|l| l.starts_with("MESSAGE ")), "{lines:?}");
+    assert!(lines[0].starts_with("MESSAGE name=\"mnk\""), "{lines:?}");
+    assert!(lines.contains(&"MESSAGE INFO MAX_THREAD_NUM 64".to_string()), "{lines:?}");
+    let mut e = started(15, 50);
+    e.send("INFO hash_size 4096");
+    parse_move(&e.ask("TURN 7,7"));
+    e.send("YXHASHCLEAR");
+    let cleared = e.line_within(Duration::from_secs(5)).expect("an answer");
+    assert_eq!(cleared, "MESSAGE transposition table cleared");
+    parse_move(&e.ask("TURN 0,0"));
+}

@@ -47,6 +47,9 @@ pub enum Info {
     TimeLeft(u64),
     /// `max_memory`: bytes the engine may use (0: no limit).
     MaxMemory(u64),
+    /// `hash_size` (Yixin-Board): the transposition table's size in KB, within what
+    /// `max_memory` allows (0: sized by `max_memory` and the time control again).
+    HashSizeKb(u64),
     /// `rule`: the Gomocup rule code (0, 1, 2, 4, 8, 9; others are refused at the next move).
     Rule(u32),
     /// `max_depth`: the deepest iteration (`None`: 0, no limit).
@@ -184,6 +187,10 @@ pub enum Command {
     Stop,
     /// `YXSHOWFORBID`.
     YxShowForbid,
+    /// `YXSHOWINFO`: what the engine supports, for a GUI.
+    YxShowInfo,
+    /// `YXHASHCLEAR`: empty the transposition table.
+    YxHashClear,
     /// `YXNBEST N`: report the N best moves (1..=[`MAX_LINES`]), then play the best.
     YxNbest(usize),
     /// `PERFT d` (extension).
@@ -238,6 +245,7 @@ fn parse_info(key: &str, value: &str) -> Option<Info> {
         "timeout_match" => Info::TimeoutMatch(number()?),
         "time_left" => Info::TimeLeft(value.parse::<i64>().ok()?.max(0).unsigned_abs()),
         "max_memory" => Info::MaxMemory(number()?),
+        "hash_size" => Info::HashSizeKb(number()?),
         "rule" => Info::Rule(u32::try_from(number()?).ok()?),
         "max_depth" => Info::MaxDepth(match number()? {
             0 => None,
@@ -290,6 +298,8 @@ fn parse_line(line: &str) -> Command {
         "ABOUT" => no_args("ABOUT", Command::About),
         "YXSTOP" | "STOP" => Command::Stop,
         "YXSHOWFORBID" => no_args("YXSHOWFORBID", Command::YxShowForbid),
+        "YXSHOWINFO" => no_args("YXSHOWINFO", Command::YxShowInfo),
+        "YXHASHCLEAR" => no_args("YXHASHCLEAR", Command::YxHashClear),
         "SHOW" => no_args("SHOW", Command::Show),
         "EVAL" => no_args("EVAL", Command::Eval),
         "SOLVE" => no_args("SOLVE", Command::Solve),
@@ -437,6 +447,9 @@ mod tests {
         assert_eq!(line("INFO max_depth 900"), Command::Info(Info::MaxDepth(Some(255))));
         assert_eq!(line("INFO max_node 0"), Command::Info(Info::MaxNode(None)));
         assert_eq!(line("INFO rule 4"), Command::Info(Info::Rule(4)));
+        assert_eq!(line("INFO hash_size 65536"), Command::Info(Info::HashSizeKb(65_536)));
+        assert_eq!(line("yxshowinfo"), Command::YxShowInfo);
+        assert_eq!(line("YXHASHCLEAR"), Command::YxHashClear);
         assert_eq!(line("INFO messages 0"), Command::Info(Info::Messages(false)));
         assert_eq!(line("INFO folder"), Command::Info(Info::Ignored("folder".into())));
         assert_eq!(line("INFO evaluate 3,3"), Command::Info(Info::Ignored("evaluate".into())));

@@ -9,8 +9,8 @@
 //!
 //! Beside this dispatch: the settings (`settings.rs`), the jobs (`job.rs`), the idle-time
 //! warm-up (`prepare.rs`), positions from `BOARD` blocks and the swap2 opening
-//! (`position.rs`), and the scripting extensions `PERFT`, `SHOW`, `EVAL`, `SOLVE`
-//! (`extensions.rs`).
+//! (`position.rs`), Yixin-Board's analysis commands (`yixin.rs`), and the scripting
+//! extensions `PERFT`, `SHOW`, `EVAL`, `SOLVE` (`extensions.rs`).
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -38,6 +38,7 @@ mod prepare;
 mod settings;
 #[cfg(test)]
 mod tests;
+mod yixin;
 
 pub use extensions::max_protocol_perft_depth;
 pub use job::{
@@ -153,6 +154,8 @@ impl Session {
             // Only meaningful while thinking, which the driver handles; ignored when idle.
             Command::Stop => Ok(reply(vec![])),
             Command::YxNbest(n) => self.move_request(Purpose::NBest(n), received, |_| Ok(())),
+            Command::YxShowInfo => Ok(reply(self.show_info())),
+            Command::YxHashClear => Ok(reply(vec![self.clear_hash()])),
             Command::YxShowForbid => {
                 self.game().map(|game| reply(vec![Response::Forbid(game.forbidden_points())]))
             }

@@ -45,6 +45,9 @@ pub struct Settings {
     pub spent_ms: u64,
     /// `max_memory` in bytes (0 = no limit).
     pub max_memory: u64,
+    /// `hash_size` in KB, if a GUI set the table's size (0 or none: sized by `max_memory`
+    /// and the time control).
+    pub hash_kb: Option<u64>,
     /// `rule` as sent.
     pub rule_code: u32,
     /// `max_depth`, if sent.
@@ -65,6 +68,7 @@ impl Default for Settings {
             time_left_ms: None,
             spent_ms: 0,
             max_memory: 0,
+            hash_kb: None,
             rule_code: 0,
             max_depth: None,
             max_nodes: None,
@@ -87,6 +91,7 @@ impl Settings {
                 self.spent_ms = 0;
             }
             Info::MaxMemory(bytes) => self.max_memory = bytes,
+            Info::HashSizeKb(kb) => self.hash_kb = (kb > 0).then_some(kb),
             Info::Rule(code) => self.rule_code = code,
             Info::MaxDepth(depth) => self.max_depth = depth,
             Info::MaxNode(nodes) => self.max_nodes = nodes,
@@ -113,17 +118,26 @@ impl Settings {
         TimeControl { turn_ms: Some(self.turn_ms), left_ms: (!unlimited_game).then_some(left_ms) }
     }
 
-    /// Transposition-table bytes: what `max_memory` allows, but no more than the searches
-    /// the time control allows can fill (see [`Settings::hash_bytes_for_time`]).
+    /// Transposition-table bytes: the `hash_size` a GUI asked for, if it did, else what the
+    /// time control can fill (see [`Settings::hash_bytes_for_time`]; at most
+    /// [`DEFAULT_HASH_BYTES`] without a memory limit); either way within what `max_memory`
+    /// allows, and at least [`MIN_HASH_BYTES`].
     pub fn hash_bytes(&self) -> usize {
-        let for_memory = if self.max_memory == 0 {
-            DEFAULT_HASH_BYTES
-        } else {
-            let limit = usize::try_from(self.max_memory).unwrap_or(usize::MAX);
-            let reserve = MEMORY_RESERVE_BYTES + (self.threads - 1) * THREAD_RESERVE_BYTES;
-            limit.saturating_sub(reserve)
+        let asked = match self.hash_kb {
+            Some(kb) => usize::try_from(kb.saturating_mul(1024)).unwrap_or(usize::MAX),
+            None if self.max_memory == 0 => self.hash_bytes_for_time().min(DEFAULT_HASH_BYTES),
+            None => self.hash_bytes_for_time(),
         };
-        for_memory.min(self.hash_bytes_for_time()).max(MIN_HASH_BYTES)
+        asked.min(self.memory_for_table()).max(MIN_HASH_BYTES)
+    }
+
+    /// Bytes `max_memory` leaves the table (all of it but the reserves), unlimited if it is 0.
+    fn memory_for_table(&self) -> usize {
+        if self.max_memory == 0 {
+            return usize::MAX;
+        }
+        let limit = usize::try_from(self.max_memory).unwrap_or(usize::MAX);
+        limit.saturating_sub(MEMORY_RESERVE_BYTES + (self.threads - 1) * THREAD_RESERVE_BYTES)
     }
 
     /// Bytes [`TABLE_MOVES`] searches as long as one move may take (by `timeout_turn` and

@@ -396,3 +396,41 @@ fn the_table_is_fresh_after_a_size_or_rule_change() {
     reply(&mut s, Command::Begin);
     assert_eq!(s.tt_context, Some((BoardSize::Five, Rule::Standard)));
 }
+
+/// `INFO hash_size` (KB) sizes the table, within what `max_memory` allows, and 0 gives the
+/// sizing back to the memory limit and the time control.
+#[test]
+fn hash_size_sets_the_table_within_the_memory_limit() {
+    const MIB: usize = 1 << 20;
+    let mut s = started(15);
+    let default = s.settings().hash_bytes();
+    s.handle(Command::info("hash_size", "262144"));
+    assert_eq!(s.settings().hash_bytes(), 256 * MIB, "no time-control cap on an asked size");
+    s.handle(Command::info("max_memory", "134217728"));
+    assert_eq!(s.settings().hash_bytes(), 128 * MIB - MEMORY_RESERVE_BYTES);
+    s.handle(Command::info("hash_size", "0"));
+    s.handle(Command::info("max_memory", "0"));
+    assert_eq!(s.settings().hash_bytes(), default);
+    assert!(
+        matches!(s.handle(Command::info("hash_size", "-1")), Reaction::Reply(l) if l.is_empty())
+    );
+    assert_eq!(s.settings().hash_kb, None, "a bad value changes nothing");
+}
+
+/// `YXHASHCLEAR` empties the table a search filled; `YXSHOWINFO` says what mnk supports.
+#[test]
+fn yixin_hash_clear_and_show_info() {
+    let mut s = started(15);
+    reply(&mut s, Command::Turn((7, 7)));
+    let full = |s: &Session| s.tt.as_ref().map_or(0, TranspositionTable::hashfull);
+    assert!(full(&s) > 0, "the search stored entries");
+    let lines = reply(&mut s, Command::YxHashClear);
+    assert!(matches!(&lines[..], [Response::Message(m)] if m.contains("cleared")), "{lines:?}");
+    assert_eq!(full(&s), 0);
+    let info = reply(&mut s, Command::YxShowInfo);
+    let texts: Vec<String> = info.iter().map(ToString::to_string).collect();
+    assert!(texts[0].starts_with("MESSAGE name=\"mnk\""), "{texts:?}");
+    assert!(texts.contains(&format!("MESSAGE INFO MAX_THREAD_NUM {MAX_THREADS}")), "{texts:?}");
+    assert!(texts.contains(&"MESSAGE INFO RULES 0 1 2 4 8 9".to_string()), "{texts:?}");
+    assert!(texts.contains(&"MESSAGE INFO BOARD_SIZES 3 5 15".to_string()), "{texts:?}");
+}
