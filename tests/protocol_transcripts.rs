@@ -521,3 +521,99 @@ fn yixin_board_show_info_and_hash_clear() {
     assert_eq!(cleared, "MESSAGE transposition table cleared");
     parse_move(&e.ask("TURN 0,0"));
 }
+
+/// Yixin-Board's `YXBLOCK`: the engine does not answer with a blocked cell, even one that
+/// wins, until `YXBLOCKUNDO` or `YXBLOCKRESET` takes it back; an off-board cell is refused.
+#[test]
+fn yixin_board_blocks_cells_until_they_are_taken_back() {
+    let mut e = started(15, 200);
+    let four = board_lines("h8a1i8a3j8a5k8a7");
+    let (g8, l8) = ((6, 7), (11, 7));
+    assert_eq!(parse_move(&e.ask(&format!("BOARD\n{four}DONE"))), g8, "the first five");
+    e.send("YXBLOCK\n6,7\n11,7\nDONE");
+    e.assert_silent(Duration::from_millis(100));
+    assert_eq!(e.ask("YXBLOCK\n3,3\n7,15\nDONE"), "ERROR YXBLOCK 7,15: 7,15 is off the board");
+    let answer = parse_move(&e.ask(&format!("BOARD\n{four}DONE")));
+    assert!(answer != g8 && answer != l8, "{answer:?} is blocked");
+    e.send("YXBLOCKUNDO\n11,7\nDONE");
+    assert_eq!(parse_move(&e.ask(&format!("BOARD\n{four}DONE"))), l8);
+    e.send("YXBLOCKRESET");
+    assert_eq!(parse_move(&e.ask(&format!("BOARD\n{four}DONE"))), g8);
+}
+
+/// A `YXNBEST n` answer: the first move of each line, then the move played.
+fn nbest(e: &mut Engine, n: usize) -> (Vec<(usize, usize)>, (usize, usize)) {
+    e.send(&format!("YXNBEST {n}"));
+    let mut roots = Vec::new();
+    loop {
+        let line = e.line_within(Duration::from_secs(10)).expect("an answer");
+        let Some(text) = line.strip_prefix("MESSAGE nbest ") else {
+            return (roots, parse_move(&line));
+        };
+        let pv = text.split(" pv ").nth(1).expect("a pv");
+        let first = pv.split(' ').next().expect("a move");
+        roots.push(mnk_engine::notation::parse_moves(first).unwrap()[0]);
+    }
+}
+
+/// The `YXBLOCK` acceptance check, about 20 seconds: 200 positions (the 120 tactics, with
+/// their winning or holding moves blocked, and 80 renju positions, with the unblocked
+/// answer and its neighbours blocked), each asked for three lines at 200 ms: no answer and
+/// no line starts with a blocked cell.
+#[test]
+#[ignore = "about 20 s: run with --ignored --release"]
+fn blocked_cells_are_never_played_over_200_positions() {
+    let data = |name: &str| -> Vec<String> {
+        let path = format!("{}/../tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        text.lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(String::from)
+            .collect()
+    };
+    let field = |line: &str, name: &str| {
+        let value = line.split_whitespace().find_map(|f| f.strip_prefix(name));
+        value.unwrap_or_else(|| panic!("{name} missing in {line}")).to_string()
+    };
+    let cells = |list: &str| mnk_engine::notation::parse_moves(&list.replace(',', "")).unwrap();
+    let mut cases = Vec::new();
+    for line in data("tactics-15-dev.txt") {
+        let rule = if field(&line, "rule=") == "freestyle" { 0 } else { 1 };
+        let alts = field(&line, "alts=");
+        let good = format!("{}{}", field(&line, "best="), alts.replace('-', ""));
+        cases.push((rule, field(&line, "moves="), cells(&good)));
+    }
+    for line in data("renju-forbid-dev.txt").into_iter().take(80) {
+        cases.push((4, field(&line, "moves="), Vec::new()));
+    }
+    assert_eq!(cases.len(), 200);
+    let mut e = started(15, 200);
+    let (mut answers, mut lines) = (0, 0);
+    for (rule, moves, mut blocked) in cases {
+        let stones = cells(&moves);
+        let to_move = stones.len() % 2;
+        let position: String = stones
+            .iter()
+            .enumerate()
+            .map(|(i, (x, y))| format!("{x},{y},{}\n", if i % 2 == to_move { 1 } else { 2 }))
+            .collect();
+        e.send(&format!("INFO rule {rule}"));
+        if blocked.is_empty() {
+            e.send(&format!("YXBOARD\n{position}DONE"));
+            let (_, (x, y)) = nbest(&mut e, 1);
+            let near = |v: usize| v.saturating_sub(1)..=(v + 1).min(14);
+            blocked = near(x).flat_map(|bx| near(y).map(move |by| (bx, by))).collect();
+        }
+        let list: String = blocked.iter().map(|(x, y)| format!("{x},{y}\n")).collect();
+        e.send(&format!("YXBLOCK\n{list}DONE"));
+        e.send(&format!("YXBOARD\n{position}DONE"));
+        let (roots, played) = nbest(&mut e, 3);
+        assert!(!blocked.contains(&played), "{moves}: played blocked {played:?}");
+        for root in &roots {
+            assert!(!blocked.contains(root), "{moves}: a line at blocked {root:?}");
+        }
+        e.send("YXBLOCKRESET");
+        (answers, lines) = (answers + 1, lines + roots.len());
+    }
+    eprintln!("{answers} answers and {lines} lines, none at a blocked cell");
+}

@@ -187,6 +187,12 @@ pub enum Command {
     Stop,
     /// `YXSHOWFORBID`.
     YxShowForbid,
+    /// `YXBLOCK` … `DONE`: root moves the search must not play (until `YXBLOCKRESET`).
+    YxBlock(Vec<Point>),
+    /// `YXBLOCKUNDO` … `DONE`: blocked moves the search may play again.
+    YxBlockUndo(Vec<Point>),
+    /// `YXBLOCKRESET`: no move blocked.
+    YxBlockReset,
     /// `YXSHOWINFO`: what the engine supports, for a GUI.
     YxShowInfo,
     /// `YXHASHCLEAR`: empty the transposition table.
@@ -300,6 +306,7 @@ fn parse_line(line: &str) -> Command {
         "YXSHOWFORBID" => no_args("YXSHOWFORBID", Command::YxShowForbid),
         "YXSHOWINFO" => no_args("YXSHOWINFO", Command::YxShowInfo),
         "YXHASHCLEAR" => no_args("YXHASHCLEAR", Command::YxHashClear),
+        "YXBLOCKRESET" => no_args("YXBLOCKRESET", Command::YxBlockReset),
         "SHOW" => no_args("SHOW", Command::Show),
         "EVAL" => no_args("EVAL", Command::Eval),
         "SOLVE" => no_args("SOLVE", Command::Solve),
@@ -376,6 +383,19 @@ fn parse_block(kind: BlockKind, lines: &[String]) -> Command {
             match points {
                 Ok(points) if matches!(points.len(), 0 | 3 | 5) => Command::Swap2Board(points),
                 Ok(points) => invalid(kind.word(), ArgumentError::Swap2StoneCount(points.len())),
+                Err(e) => invalid(kind.word(), e),
+            }
+        }
+        BlockKind::YxBlock | BlockKind::YxBlockUndo => {
+            // Each line `x,y`, or `x,y,field` as a position block writes it (the field is
+            // ignored).
+            let point = |line: &String| match line.matches(',').count() {
+                2 => parse_stone(line).map(|stone| stone.point),
+                _ => parse_point(line),
+            };
+            match lines.iter().map(point).collect::<Result<Vec<Point>, ArgumentError>>() {
+                Ok(points) if kind == BlockKind::YxBlock => Command::YxBlock(points),
+                Ok(points) => Command::YxBlockUndo(points),
                 Err(e) => invalid(kind.word(), e),
             }
         }
@@ -492,6 +512,13 @@ mod tests {
         assert!(is_invalid(&Command::parse(&swap)));
         let swap = Frame::Block(BlockKind::Swap2Board, Some(vec![]));
         assert_eq!(Command::parse(&swap), Command::Swap2Board(vec![]));
+        let block = Frame::Block(BlockKind::YxBlock, Some(vec!["7,7".into(), "8,8,1".into()]));
+        assert_eq!(Command::parse(&block), Command::YxBlock(vec![(7, 7), (8, 8)]));
+        let undo = Frame::Block(BlockKind::YxBlockUndo, Some(vec!["7,7".into()]));
+        assert_eq!(Command::parse(&undo), Command::YxBlockUndo(vec![(7, 7)]));
+        let bad = Frame::Block(BlockKind::YxBlock, Some(vec!["7;7".into()]));
+        assert!(is_invalid(&Command::parse(&bad)));
+        assert_eq!(line("yxblockreset"), Command::YxBlockReset);
         let long = Frame::Block(BlockKind::YxBoard, None);
         assert!(is_invalid(&Command::parse(&long)));
     }

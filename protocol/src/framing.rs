@@ -1,8 +1,8 @@
 //! Framing: raw input lines → frames (one command line, or a whole `BOARD`…`DONE` block).
 //!
 //! Lenient on input: a trailing `\r` and surrounding spaces are stripped, blank lines are
-//! ignored, command words are matched case-insensitively. `BOARD`, `YXBOARD` and `SWAP2BOARD`
-//! open a block that collects lines until `DONE`; an `END` inside a block abandons the block
+//! ignored, command words are matched case-insensitively. `BOARD`, `YXBOARD`, `SWAP2BOARD`,
+//! `YXBLOCK` and `YXBLOCKUNDO` open a block that collects lines until `DONE`; an `END` inside a block abandons the block
 //! (so the engine still exits when the manager quits).
 
 /// Longest line kept, in bytes; the rest of a longer line is dropped and the line is
@@ -20,6 +20,10 @@ pub enum BlockKind {
     YxBoard,
     /// `SWAP2BOARD`: an opening negotiation.
     Swap2Board,
+    /// `YXBLOCK`: root moves the search must not play.
+    YxBlock,
+    /// `YXBLOCKUNDO`: root moves the search may play again.
+    YxBlockUndo,
 }
 
 impl BlockKind {
@@ -29,6 +33,8 @@ impl BlockKind {
             BlockKind::Board => "BOARD",
             BlockKind::YxBoard => "YXBOARD",
             BlockKind::Swap2Board => "SWAP2BOARD",
+            BlockKind::YxBlock => "YXBLOCK",
+            BlockKind::YxBlockUndo => "YXBLOCKUNDO",
         }
     }
 }
@@ -82,6 +88,8 @@ impl Framer {
             "BOARD" => Some(BlockKind::Board),
             "YXBOARD" => Some(BlockKind::YxBoard),
             "SWAP2BOARD" => Some(BlockKind::Swap2Board),
+            "YXBLOCK" => Some(BlockKind::YxBlock),
+            "YXBLOCKUNDO" => Some(BlockKind::YxBlockUndo),
             _ => None,
         };
         match kind {

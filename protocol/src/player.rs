@@ -2,12 +2,15 @@
 //! protocol session plays one of them (`pbrain-mnk`, `pbrain-mnk classroom`), and so can
 //! either side of `pbrain-mnk play`.
 
+use mnk_engine::bitboard::Bitboard;
 use mnk_engine::board::Board;
 use mnk_engine::classroom;
 use mnk_engine::report::{SearchInfo, SearchResult};
 use mnk_engine::search::{SearchLimits, Searcher};
 use mnk_engine::size::Size;
 use mnk_engine::tt::TranspositionTable;
+
+use crate::command::Point;
 
 /// A program that chooses moves.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -20,23 +23,45 @@ pub enum Player {
     Classroom,
 }
 
+/// How a search runs, besides its limits.
+#[derive(Clone, Debug)]
+pub struct SearchOptions<'a> {
+    /// Best moves to find (multi-PV).
+    pub lines: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Moves the search must not play (`YXBLOCK`); cells off the board are left out.
+    pub blocked: &'a [Point],
+}
+
+impl SearchOptions<'_> {
+    /// One line, one thread, nothing blocked.
+    pub const PLAIN: SearchOptions<'static> = SearchOptions { lines: 1, threads: 1, blocked: &[] };
+}
+
 impl Player {
-    /// Searches `board` as this player does. mnk searches within `limits` with `tt`, for
-    /// `lines` best moves on `threads` threads, reporting each iteration to `on_info`; the
-    /// classroom program searches to its depth (`limits.depth`, else its own) and heeds only
-    /// the stop flag.
+    /// Searches `board` as this player does. mnk searches within `limits` with `tt` as
+    /// `options` say, reporting each iteration to `on_info`; the classroom program searches
+    /// to its depth (`limits.depth`, else its own) and heeds only the stop flag.
     pub fn search<B: Size>(
         self,
         board: &Board<B>,
         tt: &mut TranspositionTable,
         limits: SearchLimits,
-        (lines, threads): (usize, usize),
+        options: &SearchOptions<'_>,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        let geometry = board.geometry();
+        let blocked = options
+            .blocked
+            .iter()
+            .filter_map(|&(x, y)| geometry.cell(x, y))
+            .fold(B::EMPTY, Bitboard::with);
         match self {
             Player::Mnk => Searcher::new(board.clone(), tt, limits)
-                .with_lines(lines)
-                .with_threads(threads)
+                .with_lines(options.lines)
+                .with_threads(options.threads)
+                .with_blocked(blocked)
                 .run(on_info),
             Player::Classroom => {
                 let depth = limits.depth.unwrap_or(classroom::DEPTH);

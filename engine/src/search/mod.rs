@@ -129,8 +129,11 @@ pub struct Searcher<'t, B: Size> {
     best_move_checks: BestMoveChecks,
     /// Lines (best root moves) each iteration finds, 1..=`MAX_LINES`.
     lines: usize,
-    /// Root moves of the lines already found in this iteration, which the next line skips.
+    /// Root moves of the lines already found in this iteration, which the next line skips,
+    /// and the blocked ones.
     excluded: B,
+    /// Root moves the search must not play (see [`Searcher::with_blocked`]).
+    blocked: B,
     /// Per ply, the table move a singular-extension test searches the node without.
     singular_excluded: Box<[Option<Cell>; MAX_PLY]>,
     /// Multi-PV on 15×15: the root move a threat sequence proved to win before the main
@@ -187,6 +190,7 @@ impl<'t, B: Size> Searcher<'t, B> {
             best_move_checks: BestMoveChecks::default(),
             lines: 1,
             excluded: B::EMPTY,
+            blocked: B::EMPTY,
             singular_excluded: Box::new([None; MAX_PLY]),
             threat_line: None,
             pairing: true,
@@ -233,6 +237,15 @@ impl<'t, B: Size> Searcher<'t, B> {
     #[must_use]
     pub fn with_lines(mut self, lines: usize) -> Self {
         self.lines = lines.clamp(1, MAX_LINES);
+        self
+    }
+
+    /// Leaves the root moves in `cells` out (a GUI's `YXBLOCK`): the search does not play
+    /// them, nor report them as lines. Ignored if they are every legal move.
+    #[must_use]
+    pub fn with_blocked(mut self, cells: B) -> Self {
+        let legal = self.board.legal_moves();
+        self.blocked = if (legal - cells).is_empty() { B::EMPTY } else { cells & legal };
         self
     }
 
@@ -406,16 +419,21 @@ impl<'t, B: Size> Searcher<'t, B> {
         let mut lines: Vec<PvLine> = self.threat_line.iter().cloned().collect();
         let mut complete = true;
         self.root_lost = B::EMPTY;
-        self.excluded = lines.iter().fold(B::EMPTY, |set, line| set.with(line.pv[0]));
+        self.excluded = lines.iter().fold(self.blocked, |set, line| set.with(line.pv[0]));
         for index in lines.len()..self.lines {
             let score = self.aspiration(depth, previous.get(index).copied().unwrap_or(0));
             if self.check.stopped() {
                 complete = false;
                 break;
             }
-            let pv: Vec<Cell> = self.pv[0][..self.pv_len[0]].to_vec();
+            let mut pv: Vec<Cell> = self.pv[0][..self.pv_len[0]].to_vec();
             if index > 0 && pv.is_empty() {
                 break;
+            }
+            if pv.is_empty() {
+                // No root move rose above losing at once (every stop of the opponent's
+                // five is blocked or forbidden): the line is the move played instead.
+                pv.push(self.fallback_move());
             }
             on_info(&self.info(depth, score, &pv, (self.lines > 1).then_some(index + 1)));
             let root_move = pv.first().copied();

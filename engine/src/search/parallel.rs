@@ -39,6 +39,7 @@ impl<B: Size> Searcher<'_, B> {
             for id in 1..=helpers {
                 let mut helper = Searcher::sharing(self.board.clone(), tt, limits.clone());
                 helper.helper_nodes = Arc::clone(&self.helper_nodes);
+                (helper.blocked, helper.excluded) = (self.blocked, self.blocked);
                 // Every other helper starts a ply deeper, so the threads spread over depths.
                 let first = (1 + (id % 2) as u32).min(last);
                 let thread = std::thread::Builder::new()
@@ -63,6 +64,7 @@ impl<B: Size> Searcher<'_, B> {
                 && line.depth > result.depth
                 && !is_decisive(result.score())
                 && self.root_moves.is_none_or(|safe| safe.contains(line.pv[0]))
+                && !self.blocked.contains(line.pv[0])
             {
                 on_info(&self.info(line.depth, line.score, &line.pv, None));
                 result.best_move = Some(line.pv[0]);

@@ -124,7 +124,8 @@ impl<B: Size> Searcher<'_, B> {
             let vct_budget = (ROOT_VCT_NODES, self.check.deadline_at(THREAT_TIME_FRACTION / 2.0));
             win = threat.solve(board, Threats::FoursAndThrees, VCT_THREATS, vct_budget, &mut first);
         }
-        if let Some(plies) = win {
+        // (A win that starts with a blocked move is not one the search may play.)
+        if let Some(plies) = win.filter(|_| first.is_none_or(|cell| !self.blocked.contains(cell))) {
             let best = first.expect("a threat sequence starts with a move");
             let line = PvLine { depth: 1, score: win_in(plies), pv: vec![best] };
             on_info(&self.info(1, line.score, &line.pv, (self.lines > 1).then_some(1)));
@@ -365,12 +366,16 @@ impl<B: Size> Searcher<'_, B> {
             blocks if blocks.is_empty() => fives,
             blocks => blocks,
         } & self.board.legal_moves();
-        own_wins
-            .lowest()
-            .or_else(|| threats.lowest())
-            .or_else(|| {
-                let candidates = self.candidates(B::EMPTY, true);
-                self.ordering.order(&self.board, candidates, 0, None).first().copied()
+        // The first that is not blocked, or, if every one is, the first.
+        [self.blocked, B::EMPTY]
+            .into_iter()
+            .find_map(|blocked| {
+                (own_wins - blocked).lowest().or_else(|| (threats - blocked).lowest()).or_else(
+                    || {
+                        let candidates = self.candidates(blocked, true);
+                        self.ordering.order(&self.board, candidates, 0, None).first().copied()
+                    },
+                )
             })
             .expect("an undecided board has an empty cell")
     }
@@ -385,7 +390,7 @@ impl<B: Size> Searcher<'_, B> {
         }
         let fives = self.board.winning_cells(color.opponent());
         if fives.is_empty() {
-            return self.candidates(B::EMPTY, true).count() == 1;
+            return self.candidates(self.blocked, true).count() == 1;
         }
         threats::five_blocks(&mut self.board, color.opponent(), fives).count() <= 1
     }

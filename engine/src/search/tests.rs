@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::bitboard::Bitboard;
-use crate::bitboard::Bits256;
+use crate::bitboard::{Bits16, Bits256};
 use crate::rules::Rule;
 
 /// Black h6 i7 j8 k9 with white f4 two cells below: `o.xxxx..`, two fives to make. Under
@@ -95,4 +95,86 @@ fn a_search_stopped_after_proving_its_last_best_move_lost_plays_one_not_proven_l
         }
     }
     assert!(replaced >= 2, "only {replaced} stopped searches replaced the lost move");
+}
+
+/// Runs `board` to `depth` with `blocked` left out, in `lines` lines on `threads` threads.
+fn search_blocked(
+    board: &Board<Bits256>,
+    blocked: &[&str],
+    depth: u32,
+    lines: usize,
+    threads: usize,
+) -> SearchResult {
+    let g = Bits256::GEOMETRY;
+    let blocked = blocked.iter().map(|pos| g.parse_pos(pos)).fold(Bits256::EMPTY, Bits256::with);
+    let mut tt = TranspositionTable::with_bytes(1 << 22);
+    let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
+    Searcher::new(board.clone(), &mut tt, limits)
+        .with_lines(lines)
+        .with_threads(threads)
+        .with_blocked(blocked)
+        .run(&mut |_| {})
+}
+
+#[test]
+fn a_blocked_winning_move_is_not_played_and_not_scored_as_a_win() {
+    // Black's open four h8-k8 wins at g8 or l8.
+    let board =
+        Board::<Bits256>::from_notation(Rule::Freestyle, "h8,a1,i8,a3,j8,a5,k8,a7").expect("legal");
+    let g = Bits256::GEOMETRY;
+    let pos = |result: &SearchResult| result.best_move.map(|cell| g.format_pos(cell));
+    let one_left = search_blocked(&board, &["g8"], 4, 1, 1);
+    assert_eq!(pos(&one_left).as_deref(), Some("l8"));
+    assert_eq!(score::mate_plies(one_left.score()), Some(1));
+    let none_left = search_blocked(&board, &["g8", "l8"], 4, 1, 1);
+    let best = pos(&none_left).expect("a move");
+    assert!(best != "g8" && best != "l8", "played blocked {best}");
+    assert_ne!(score::mate_plies(none_left.score()), Some(1), "a blocked five scored");
+}
+
+#[test]
+fn no_line_starts_with_a_blocked_move_on_one_thread_or_two() {
+    let board = Board::<Bits256>::from_notation(Rule::Standard, "h8,i9,i8").expect("legal");
+    let free = search_blocked(&board, &[], 5, 4, 1);
+    let favourites: Vec<String> =
+        free.lines.iter().map(|line| Bits256::GEOMETRY.format_pos(line.pv[0])).collect();
+    let blocked: Vec<&str> = favourites.iter().map(String::as_str).collect();
+    for threads in [1, 2] {
+        let result = search_blocked(&board, &blocked, 5, 4, threads);
+        assert_eq!(result.lines.len(), 4, "{threads} threads");
+        for line in &result.lines {
+            let first = Bits256::GEOMETRY.format_pos(line.pv[0]);
+            assert!(!blocked.contains(&first.as_str()), "{threads} threads: line at {first}");
+        }
+        let best = result.best_move.expect("a move");
+        assert!(!blocked.contains(&Bits256::GEOMETRY.format_pos(best).as_str()));
+    }
+}
+
+#[test]
+fn blocking_every_legal_move_blocks_none() {
+    let board = Board::<Bits16>::from_notation(Rule::Freestyle, "b2,a1").expect("legal");
+    let mut tt = TranspositionTable::with_bytes(1 << 20);
+    let limits = SearchLimits { depth: Some(9), ..SearchLimits::default() };
+    let result = Searcher::new(board.clone(), &mut tt, limits)
+        .with_blocked(board.legal_moves())
+        .run(&mut |_| {});
+    assert!(result.best_move.is_some_and(|cell| board.legal_moves().contains(cell)));
+}
+
+#[test]
+fn with_every_stop_of_a_four_blocked_the_line_is_the_move_played() {
+    // White to move against black's open four h8-k8, both stops (g8, l8) blocked: every
+    // move loses at once, and the line still names the move played.
+    let board =
+        Board::<Bits256>::from_notation(Rule::Freestyle, "h8,a1,i8,a3,j8,a5,k8").expect("legal");
+    for lines in [1, 2] {
+        let result = search_blocked(&board, &["g8", "l8"], 3, lines, 1);
+        let best = result.best_move.expect("a move");
+        assert_eq!(result.lines.len(), 1);
+        assert_eq!(result.lines[0].pv.first(), Some(&best), "{lines} lines");
+        let pos = Bits256::GEOMETRY.format_pos(best);
+        assert!(pos != "g8" && pos != "l8", "played blocked {pos}");
+        assert_eq!(score::mate_plies(result.score()), Some(-2));
+    }
 }

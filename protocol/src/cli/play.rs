@@ -22,7 +22,7 @@ use mnk_engine::tt::TranspositionTable;
 use mnk_engine::game::Game;
 use mnk_engine::with_game;
 use mnk_protocol::command::{Point, parse_point};
-use mnk_protocol::player::Player;
+use mnk_protocol::player::{Player, SearchOptions};
 
 use super::{CliError, GameArgs};
 
@@ -169,7 +169,8 @@ fn program_move(
     time: Duration,
 ) -> (Point, String) {
     let limits = SearchLimits { time: Some(time), ..SearchLimits::default() };
-    let result = with_game!(game, b => player.search(b, tt, limits, (1, 1), &mut |_| {}));
+    let result =
+        with_game!(game, b => player.search(b, tt, limits, &SearchOptions::PLAIN, &mut |_| {}));
     let cell = result.best_move.expect("an undecided board has a move");
     let summary = format!(
         "depth {}, score {}, {} nodes, {} ms",

@@ -16,7 +16,7 @@ use mnk_engine::size::BoardSize;
 use mnk_engine::tt::TranspositionTable;
 
 use crate::command::Point;
-use crate::player::Player;
+use crate::player::{Player, SearchOptions};
 use crate::response::Response;
 use mnk_engine::game::Game;
 use mnk_engine::with_game;
@@ -109,6 +109,8 @@ pub struct SearchJob {
     pub(super) messages: bool,
     pub(super) started: Instant,
     pub(super) player: Player,
+    /// Root moves the search must not play.
+    pub(super) blocked: Vec<Point>,
 }
 
 /// What a finished [`SearchJob`] hands back.
@@ -138,8 +140,9 @@ impl SearchJob {
         };
         let lines = job.purpose.lines();
         let player = job.player;
+        let options = SearchOptions { lines, threads: job.threads, blocked: &job.blocked };
         let result = with_game!(&job.game, b => {
-            player.search(b, &mut job.tt, limits, (lines, job.threads), &mut report)
+            player.search(b, &mut job.tt, limits, &options, &mut report)
         });
         let best = result.best_move.map(|c| job.game.point(c));
         SearchOutcome {

@@ -17,6 +17,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use mnk_engine::bitboard::Bitboard;
+use mnk_engine::board::IllegalMove;
 use mnk_engine::game::Game;
 use mnk_engine::outcome::Outcome;
 use mnk_engine::rules::Rule;
@@ -83,6 +84,9 @@ pub struct Session {
     /// The rule whose pattern table [`Session::prepare`] has built.
     prepared_rule: Option<Rule>,
     player: Player,
+    /// Root moves the searches must not play (`YXBLOCK`), until `YXBLOCKRESET`: kept across
+    /// games, since Yixin-Board starts a game before every analysis.
+    blocked: Vec<Point>,
 }
 
 impl Session {
@@ -94,6 +98,24 @@ impl Session {
     /// A session before `START` whose moves `player` chooses.
     pub fn with_player(player: Player) -> Session {
         Session { player, ..Session::default() }
+    }
+
+    /// Adds `points` to the cells the search must not play (`YXBLOCK`): all of them, or,
+    /// if one is off the current board, none.
+    fn block(&mut self, points: &[Point]) -> Result<(), SessionError> {
+        if let Some(game) = &self.game {
+            let geometry = game.geometry();
+            if let Some(&(x, y)) = points.iter().find(|&&(x, y)| geometry.cell(x, y).is_none()) {
+                let error = IllegalMove::OffBoard { x, y };
+                return Err(SessionError::IllegalMove { command: "YXBLOCK", point: (x, y), error });
+            }
+        }
+        for &point in points {
+            if !self.blocked.contains(&point) {
+                self.blocked.push(point);
+            }
+        }
+        Ok(())
     }
 
     /// The current game, if one was started.
@@ -154,6 +176,15 @@ impl Session {
             // Only meaningful while thinking, which the driver handles; ignored when idle.
             Command::Stop => Ok(reply(vec![])),
             Command::YxNbest(n) => self.move_request(Purpose::NBest(n), received, |_| Ok(())),
+            Command::YxBlock(points) => self.block(&points).map(|()| reply(vec![])),
+            Command::YxBlockUndo(points) => {
+                self.blocked.retain(|p| !points.contains(p));
+                Ok(reply(vec![]))
+            }
+            Command::YxBlockReset => {
+                self.blocked.clear();
+                Ok(reply(vec![]))
+            }
             Command::YxShowInfo => Ok(reply(self.show_info())),
             Command::YxHashClear => Ok(reply(vec![self.clear_hash()])),
             Command::YxShowForbid => {
@@ -257,6 +288,7 @@ impl Session {
             messages: self.settings.messages,
             started: received,
             player: self.player,
+            blocked: self.blocked.clone(),
         })))
     }
 

@@ -434,3 +434,36 @@ fn yixin_hash_clear_and_show_info() {
     assert!(texts.contains(&"MESSAGE INFO RULES 0 1 2 4 8 9".to_string()), "{texts:?}");
     assert!(texts.contains(&"MESSAGE INFO BOARD_SIZES 3 5 15".to_string()), "{texts:?}");
 }
+
+/// `YXBLOCK` cells stay out of every answer and line until `YXBLOCKUNDO` or
+/// `YXBLOCKRESET` takes them back, across games; an off-board cell changes nothing.
+#[test]
+fn blocked_cells_stay_out_of_answers_until_taken_back() {
+    let mut s = started(15);
+    reply(&mut s, Command::Turn((7, 7)));
+    reply(&mut s, Command::Restart);
+    let blocked = vec![(6, 6), (7, 6), (8, 6), (6, 7), (8, 7), (6, 8), (7, 8), (8, 8)];
+    assert!(reply(&mut s, Command::YxBlock(blocked.clone())).is_empty());
+    let lines = reply(&mut s, Command::YxBlock(vec![(3, 3), (15, 2)]));
+    assert!(
+        matches!(&lines[..], [Response::Error(e)] if e.to_string().contains("15,2")),
+        "{lines:?}"
+    );
+    let lines = reply(&mut s, Command::Turn((7, 7)));
+    let [Response::Move(p)] = lines[..] else { panic!("{lines:?}") };
+    assert!(!blocked.contains(&p), "played blocked {p:?}");
+    let lines = reply(&mut s, Command::YxNbest(4));
+    for line in &lines {
+        let text = line.to_string();
+        if let Some(pv) = text.split(" pv ").nth(1) {
+            let first = mnk_engine::notation::parse_moves(pv.split(' ').next().unwrap()).unwrap();
+            assert!(!blocked.contains(&first[0]), "{text}");
+        }
+    }
+    let blocks = |s: &mut Session| search_job(s.handle(Command::YxNbest(1))).blocked;
+    assert_eq!(blocks(&mut s), blocked, "no (3, 3): the refused block added nothing");
+    reply(&mut s, Command::YxBlockUndo(vec![(6, 6), (8, 8)]));
+    assert_eq!(blocks(&mut s), blocked[1..7].to_vec());
+    reply(&mut s, Command::YxBlockReset);
+    assert_eq!(blocks(&mut s), vec![]);
+}
