@@ -39,7 +39,9 @@
 
 pub mod limits;
 
+pub mod balance;
 mod correction;
+pub mod defend;
 mod keyed;
 mod ordering;
 mod parallel;

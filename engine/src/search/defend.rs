@@ -1,0 +1,156 @@
+//! Which moves hold (`YXSEARCHDEFEND`): every legal move of the side to move, each checked
+//! for a threat-sequence win (VCT) of the opponent after it — the check the root's defence
+//! filter gives its candidates, here for every empty cell, so that a GUI can mark the
+//! moves that hold against the opponent's threats (15×15, whose boards keep the patterns
+//! the solver reads).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::VCT_THREATS;
+use super::threats::{ThreatSearch, Threats};
+use crate::board::Board;
+use crate::eval::evaluate;
+use crate::geometry::Cell;
+use crate::outcome::Outcome;
+use crate::score::Score;
+use crate::size::Size;
+
+/// What the opponent's threat sequences make of one move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The move makes a five.
+    Wins,
+    /// The solver found no win for the opponent after the move within its budget; the
+    /// static evaluation after it, for the side that played it.
+    Holds(Score),
+    /// The opponent wins by a threat sequence after the move: plies from the position
+    /// before it (the move and the five included), and the sequence's first move.
+    Loses {
+        /// Plies to the opponent's five, counting the move.
+        plies: usize,
+        /// The opponent's first attacking move.
+        reply: Option<Cell>,
+    },
+    /// Not checked: the time ran out or the search was stopped first.
+    Unchecked,
+}
+
+/// One move and its [`Verdict`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Defence {
+    /// The move.
+    pub cell: Cell,
+    /// What the opponent makes of it.
+    pub verdict: Verdict,
+}
+
+impl Defence {
+    /// The order of [`defences`]: wins, then the moves that hold (best evaluation first),
+    /// then the losses (longest first), then the unchecked; by cell within each.
+    fn rank(&self) -> (u8, i64) {
+        match self.verdict {
+            Verdict::Wins => (0, 0),
+            Verdict::Holds(eval) => (1, -i64::from(eval)),
+            Verdict::Loses { plies, .. } => (2, -(plies as i64)),
+            Verdict::Unchecked => (3, 0),
+        }
+    }
+}
+
+/// The verdict on every legal move of the side to move in `board`, in the order of
+/// [`Defence::rank`], with `nodes` for the opponent's VCT after each, until `deadline` or
+/// `stop` (the moves not reached are [`Verdict::Unchecked`]). The moves are checked in
+/// cell order; a win found is forced, a hold is as far as the budget sees.
+pub fn defences<B: Size>(
+    board: &Board<B>,
+    nodes: u64,
+    deadline: Option<Instant>,
+    stop: Option<Arc<AtomicBool>>,
+) -> Vec<Defence> {
+    let mut board = board.clone();
+    let mut solver = ThreatSearch::new(stop.clone());
+    let over = || {
+        deadline.is_some_and(|d| Instant::now() >= d)
+            || stop.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed))
+    };
+    let mut defences: Vec<Defence> = board
+        .legal_moves()
+        .iter()
+        .map(|cell| {
+            if over() {
+                return Defence { cell, verdict: Verdict::Unchecked };
+            }
+            let verdict = match board.play_unchecked(cell) {
+                Outcome::Win(_) => Verdict::Wins,
+                Outcome::Draw => Verdict::Holds(0),
+                Outcome::Ongoing => {
+                    let mut first = None;
+                    let budget = (nodes, deadline);
+                    let win = solver.solve(
+                        &mut board,
+                        Threats::FoursAndThrees,
+                        VCT_THREATS,
+                        budget,
+                        &mut first,
+                    );
+                    match win {
+                        Some(plies) => Verdict::Loses { plies: plies + 1, reply: first },
+                        None if over() => Verdict::Unchecked,
+                        None => Verdict::Holds(-evaluate(&board)),
+                    }
+                }
+            };
+            board.undo_unchecked();
+            Defence { cell, verdict }
+        })
+        .collect();
+    defences.sort_by_key(|defence| (defence.rank(), defence.cell.index()));
+    defences
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::{Bitboard, Bits256};
+    use crate::rules::Rule;
+
+    fn verdicts(moves: &str) -> (Board<Bits256>, Vec<Defence>) {
+        let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
+        let defences = defences(&board, 20_000, None, None);
+        (board, defences)
+    }
+
+    #[test]
+    fn against_an_open_three_only_its_stops_and_counter_fours_hold() {
+        // White to move against black's open three h8 i8 j8 (white's stones far apart).
+        let (board, defences) = verdicts("h8,a1,i8,a15,j8");
+        let g = Bits256::GEOMETRY;
+        assert_eq!(defences.len(), board.legal_moves().count() as usize, "every legal move");
+        let holding: Vec<String> = defences
+            .iter()
+            .filter(|d| matches!(d.verdict, Verdict::Holds(_)))
+            .map(|d| g.format_pos(d.cell))
+            .collect();
+        for stop in ["g8", "k8"] {
+            assert!(holding.contains(&stop.to_string()), "{stop} holds: {holding:?}");
+        }
+        assert!(holding.len() <= 6, "only the stops hold: {holding:?}");
+        let far = defences.iter().find(|d| g.format_pos(d.cell) == "o8").expect("o8");
+        assert!(matches!(far.verdict, Verdict::Loses { plies, .. } if plies >= 4), "{far:?}");
+        let ranks: Vec<(u8, i64)> = defences.iter().map(Defence::rank).collect();
+        assert!(ranks.is_sorted(), "holds first, then the losses, longest first");
+    }
+
+    #[test]
+    fn a_five_wins_and_a_stopped_check_leaves_the_rest_unchecked() {
+        let (_, defences) = verdicts("h8,a1,i8,a3,j8,a5,k8,a7");
+        assert_eq!(defences[0].verdict, Verdict::Wins);
+        assert_eq!(defences[1].verdict, Verdict::Wins, "both ends of the four");
+        let board = Board::<Bits256>::from_notation(Rule::Freestyle, "h8,i9").expect("legal");
+        let stop = Arc::new(AtomicBool::new(true));
+        let stopped = super::defences(&board, 20_000, None, Some(stop));
+        assert!(stopped.iter().all(|d| d.verdict == Verdict::Unchecked));
+    }
+}
