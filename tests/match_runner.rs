@@ -242,6 +242,70 @@ fn each_engine_gets_its_own_info_settings_after_the_match_settings() {
     assert_eq!(two.iter().filter(|l| *l == "INFO thread_num 2").count(), 2, "{two:?}");
 }
 
+/// A pbrain engine in bash that plays along `row` from its left end, writing every `INFO`
+/// line it gets to `NAME.info` in `dir`.
+fn row_engine(dir: &Path, name: &str, row: usize) -> PathBuf {
+    let log = dir.join(format!("{name}.info"));
+    let script = format!(
+        r#"#!/usr/bin/env bash
+n=0
+while IFS= read -r line; do
+  line="${{line%$'\r'}}"
+  case "$line" in
+    ABOUT) echo 'name="{name}", version="1"' ;;
+    START*) echo OK ;;
+    INFO*) echo "$line" >> '{log}' ;;
+    END) exit 0 ;;
+    BEGIN|TURN*|DONE) echo "$n,{row}"; n=$((n + 1)) ;;
+  esac
+done
+"#,
+        log = log.display()
+    );
+    executable(&dir.join(name), &script)
+}
+
+/// `--increment` is sent as `INFO time_increment` and added to the clock after each move,
+/// so each `time_left` is up by about the increment; the summary says how much of its
+/// clock each engine used.
+#[test]
+fn the_increment_is_sent_and_added_to_the_clock_after_each_move() {
+    let dir = scratch("increment");
+    let (first, second) = (row_engine(&dir, "first", 0), row_engine(&dir, "second", 14));
+    let out = run_match(&[
+        "--engine1",
+        first.to_str().unwrap(),
+        "--engine2",
+        second.to_str().unwrap(),
+        "--games",
+        "1",
+        "--time-game",
+        "10000",
+        "--increment",
+        "500",
+        "--opening-stones",
+        "0",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let summary = stdout(&out);
+    assert!(summary.contains("W-D-L 1-0-0"), "five in row 0 wins: {summary}");
+    assert!(summary.contains("\nclock used engine1 "), "{summary}");
+    let info = std::fs::read_to_string(dir.join("first.info")).unwrap();
+    assert!(info.lines().any(|l| l == "INFO time_increment 500"), "{info}");
+    let lefts: Vec<i64> = info
+        .lines()
+        .filter_map(|l| l.strip_prefix("INFO time_left "))
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert_eq!(lefts.len(), 5, "one before each of its five moves: {info}");
+    for pair in lefts.windows(2) {
+        let gained = pair[1] - pair[0];
+        assert!((400..=500).contains(&gained), "{lefts:?}");
+    }
+    let out = run_match(&["--engine1", MNK, "--engine2", MNK, "--increment", "100"]);
+    assert_eq!(out.status.code(), Some(2), "an increment needs a game clock");
+}
+
 #[test]
 fn an_engine_that_cannot_start_stops_the_match_with_a_message() {
     let out = run_match(&["--engine1", MNK, "--engine2", "/nonexistent/engine", "--games", "2"]);

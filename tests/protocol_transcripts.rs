@@ -617,3 +617,89 @@ fn blocked_cells_are_never_played_over_200_positions() {
     }
     eprintln!("{answers} answers and {lines} lines, none at a blocked cell");
 }
+
+/// The CPU seconds the process has used (Linux: `/proc/PID/stat`).
+#[cfg(target_os = "linux")]
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("the process's stat");
+    let fields: Vec<&str> =
+        stat.rsplit_once(')').expect("a stat line").1.split_whitespace().collect();
+    // utime and stime, fields 14 and 15 of the line (11 and 12 after the name), in ticks;
+    // Linux reports them at 100 ticks a second.
+    let ticks = |i: usize| fields[i].parse::<f64>().expect("a tick count");
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// `INFO pondering 1`: after each answer mnk searches on the opponent's time (it is busy
+/// while idle from the manager's view), prints nothing while it does, and any command
+/// stops it at once: a query answers within milliseconds, the next move within its time,
+/// `YXSTOP` brings no answer, `END` exits promptly. Off (the default) it stays idle.
+#[test]
+fn pondering_searches_on_the_opponents_time_and_any_command_stops_it() {
+    let mut e = started(15, 200);
+    parse_move(&e.ask("TURN 7,7"));
+    #[cfg(target_os = "linux")]
+    {
+        let before = cpu_seconds(e.pid());
+        e.assert_silent(Duration::from_millis(300));
+        assert!(cpu_seconds(e.pid()) - before < 0.1, "idle without pondering");
+    }
+    e.send("INFO pondering 1");
+    parse_move(&e.ask("TURN 9,9"));
+    #[cfg(target_os = "linux")]
+    {
+        let before = cpu_seconds(e.pid());
+        e.assert_silent(Duration::from_millis(500));
+        assert!(cpu_seconds(e.pid()) - before > 0.2, "pondering searches");
+    }
+    let sent = Instant::now();
+    assert!(e.ask("ABOUT").starts_with("name=\"mnk\""));
+    assert!(sent.elapsed() < Duration::from_millis(100), "{:?}", sent.elapsed());
+    let sent = Instant::now();
+    parse_move(&e.ask("TURN 5,5"));
+    assert!(sent.elapsed() < Duration::from_millis(400), "{:?}", sent.elapsed());
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("YXSTOP");
+    e.assert_silent(Duration::from_millis(200));
+    parse_move(&e.ask("TURN 5,9"));
+    e.send("INFO pondering on\nTURN 9,5");
+    let reported = e.line_within(Duration::from_secs(5)).expect("a report");
+    assert_eq!(reported, "MESSAGE INFO pondering: ignored bad value 'on'");
+    parse_move(&e.answer());
+    assert_ends_promptly(e, |e| e.send("END"));
+}
+
+/// Yixin-Board's opening and analysis tools: `YXBALANCEONE`/`YXBALANCETWO` answer the
+/// stones they place (then played), `YXSEARCHDEFEND` a line per legal move and the
+/// counts; bad arguments are refused and change nothing.
+#[test]
+fn yixin_board_balance_and_search_defend() {
+    let mut e = started(15, 1000);
+    e.send(&format!("YXBOARD\n{}DONE", board_lines("h8i9")));
+    e.send("YXBALANCEONE 0");
+    let text = e.line_within(Duration::from_secs(5)).expect("a balance line");
+    assert!(text.starts_with("MESSAGE balance ev "), "{text}");
+    let placed = parse_move(&e.answer());
+    assert!(e.ask(&format!("TURN {},{}", placed.0, placed.1)).starts_with("ERROR"), "played");
+    e.send(&format!("YXBOARD\n{}DONE", board_lines("h8i9")));
+    e.send("YXBALANCETWO -20");
+    e.line_within(Duration::from_secs(5)).expect("a balance line");
+    let answer = e.answer();
+    let stones: Vec<(usize, usize)> = answer.split(' ').map(parse_move).collect();
+    assert_eq!(stones.len(), 2, "{answer}");
+    assert_eq!(
+        e.ask("YXBALANCEONE lots"),
+        "ERROR YXBALANCEONE: expected a score from -29743 to 29743, got 'lots'"
+    );
+    // White (own, field 1) to move against black's open three h8 i8 j8.
+    e.send("YXBOARD\n7,7,2\n0,0,1\n8,7,2\n0,14,1\n9,7,2\nDONE");
+    e.send("YXSEARCHDEFEND");
+    let lines: Vec<String> =
+        std::iter::from_fn(|| e.line_within(Duration::from_secs(5))).take(221).collect();
+    assert!(lines[0].starts_with("MESSAGE defend 1/220 ev "), "{}", lines[0]);
+    assert!(lines[220].starts_with("MESSAGE defend done "), "{}", lines[220]);
+    assert!(lines.iter().all(|l| well_formed(l)), "{lines:?}");
+    e.send("START 5");
+    assert_eq!(e.answer(), "OK");
+    assert_eq!(e.ask("YXSEARCHDEFEND"), "ERROR YXSEARCHDEFEND needs a 15x15 board");
+}

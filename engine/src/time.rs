@@ -7,8 +7,11 @@
 //!   search's reaction time, the answer's trip through the pipe and the manager's own
 //!   overhead.
 //! - With a game clock, the target is the clock's share for one move, `time left / expected
-//!   moves left`, and the limit is [`MAX_STRETCH`] shares, both at most the turn time and
-//!   both less the margin. The search stops early on a forced move and goes on past the
+//!   moves left` plus the increment each move adds to the clock, and the limit is
+//!   [`MAX_STRETCH`] shares, both at most the turn time and both less the margin. The
+//!   increment comes after the move, so a share is at most a quarter of the clock left and
+//!   the limit at most half of it (bounds that only an increment large against the clock
+//!   reaches). The search stops early on a forced move and goes on past the
 //!   target while its best move is unsettled (see `search`), so the time saved on easy moves
 //!   goes to hard ones.
 //!
@@ -32,14 +35,20 @@ pub const MAX_MOVES_LEFT: u64 = 16;
 /// With a game clock, the limit of one move in shares: how far past its target an unsettled
 /// search may go.
 pub const MAX_STRETCH: u64 = 3;
+/// A move's share of the game clock is at most the clock left divided by this.
+pub const SHARE_OF_LEFT_DIVISOR: u64 = 4;
+/// A move's limit is at most the clock left divided by this.
+pub const LIMIT_OF_LEFT_DIVISOR: u64 = 2;
 
 /// The clock as the manager describes it (all times in milliseconds; `None` = no limit).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct TimeControl {
     /// Time per move (`timeout_turn`); `Some(0)` = answer at once.
     pub turn_ms: Option<u64>,
     /// Time left on the game clock (`time_left`), if the game has a clock.
     pub left_ms: Option<u64>,
+    /// Time the game clock gains after each move (`time_increment`).
+    pub increment_ms: u64,
 }
 
 /// How long to think about one move (`Duration::MAX` = no limit).
@@ -59,13 +68,18 @@ impl TimeControl {
     /// use std::time::Duration;
     /// let ms = Duration::from_millis;
     /// // A turn time only: target and limit are the turn time less 25 ms and 4 %.
-    /// let tc = TimeControl { turn_ms: Some(1000), left_ms: None };
+    /// let tc = TimeControl { turn_ms: Some(1000), left_ms: None, increment_ms: 0 };
     /// assert_eq!(tc.budget(200), Budget { target: ms(1000 - 25 - 40), limit: ms(935) });
     /// // A game clock: 1/16 of it as the target, three times that as the limit.
-    /// let tc = TimeControl { turn_ms: Some(30_000), left_ms: Some(160_000) };
+    /// let tc = TimeControl { turn_ms: Some(30_000), left_ms: Some(160_000), increment_ms: 0 };
     /// assert_eq!(tc.budget(200), Budget { target: ms(10_000 - 425), limit: ms(30_000 - 1225) });
-    /// let at_once = TimeControl { turn_ms: Some(0), left_ms: Some(60_000) };
+    /// let at_once = TimeControl { turn_ms: Some(0), left_ms: Some(60_000), increment_ms: 0 };
     /// assert_eq!(at_once.budget(200).limit, Duration::ZERO);
+    /// // An increment adds to each share, but a move never takes over half the clock.
+    /// let tc = TimeControl { turn_ms: None, left_ms: Some(16_000), increment_ms: 500 };
+    /// assert_eq!(tc.budget(200), Budget { target: ms(1_500 - 85), limit: ms(4_500 - 205) });
+    /// let tc = TimeControl { turn_ms: None, left_ms: Some(1_000), increment_ms: 500 };
+    /// assert_eq!(tc.budget(200), Budget { target: ms(250 - 35), limit: ms(500 - 45) });
     /// ```
     pub fn budget(&self, empty_cells: usize) -> Budget {
         // Each side plays about half of the remaining cells.
@@ -73,8 +87,11 @@ impl TimeControl {
         let turn = self.turn_ms.unwrap_or(u64::MAX);
         let (target, limit) = match self.left_ms {
             Some(left) => {
-                let share = left / moves_left;
-                (turn.min(share), turn.min(share.saturating_mul(MAX_STRETCH)))
+                let share = (left / moves_left)
+                    .saturating_add(self.increment_ms)
+                    .min(left / SHARE_OF_LEFT_DIVISOR);
+                let limit = share.saturating_mul(MAX_STRETCH).min(left / LIMIT_OF_LEFT_DIVISOR);
+                (turn.min(share), turn.min(limit))
             }
             None if self.turn_ms.is_some() => (turn, turn),
             None => return Budget { target: Duration::MAX, limit: Duration::MAX },
@@ -99,39 +116,55 @@ mod tests {
 
     #[test]
     fn the_game_clock_sets_the_target_and_three_shares_the_limit() {
-        let tc = TimeControl { turn_ms: Some(5_000), left_ms: Some(32_000) };
+        let tc = TimeControl { turn_ms: Some(5_000), left_ms: Some(32_000), increment_ms: 0 };
         // 200 empty cells: 16 moves expected (capped), 2,000 ms each, less 25 + 80.
         assert_eq!(tc.budget(200), Budget { target: ms(1_895), limit: ms(5_000 - 25 - 200) });
         // Few cells left: at least 10 moves are assumed.
-        let tc = TimeControl { turn_ms: None, left_ms: Some(20_000) };
+        let tc = TimeControl { turn_ms: None, left_ms: Some(20_000), increment_ms: 0 };
         assert_eq!(tc.budget(4).target, ms(2_000 - 25 - 80));
         assert_eq!(tc.budget(4).limit, ms(6_000 - 25 - 240));
     }
 
     #[test]
     fn the_turn_time_caps_target_and_limit() {
-        let tc = TimeControl { turn_ms: Some(1_000), left_ms: Some(1_000_000) };
+        let tc = TimeControl { turn_ms: Some(1_000), left_ms: Some(1_000_000), increment_ms: 0 };
         assert_eq!(tc.budget(200), Budget { target: ms(935), limit: ms(935) });
     }
 
     #[test]
     fn tiny_budgets_never_go_negative() {
-        let tc = TimeControl { turn_ms: Some(10), left_ms: None };
+        let tc = TimeControl { turn_ms: Some(10), left_ms: None, increment_ms: 0 };
         assert_eq!(tc.budget(100), Budget { target: Duration::ZERO, limit: Duration::ZERO });
-        let tc = TimeControl { turn_ms: None, left_ms: Some(50) };
+        let tc = TimeControl { turn_ms: None, left_ms: Some(50), increment_ms: 0 };
         assert_eq!(tc.budget(100), Budget { target: Duration::ZERO, limit: Duration::ZERO });
     }
 
     #[test]
+    fn an_increment_adds_to_each_share_but_never_spends_the_clock() {
+        // Whatever the increment, a move never takes more than half the clock left, so a
+        // game of any length keeps time in hand.
+        for increment_ms in [0, 10, 100, 1_000, 100_000] {
+            let mut left = 10_000u64;
+            for _ in 0..500 {
+                let tc = TimeControl { turn_ms: None, left_ms: Some(left), increment_ms };
+                let limit = tc.budget(200).limit.as_millis() as u64;
+                assert!(limit <= left / 2, "{increment_ms} ms: {limit} of {left}");
+                left = left - limit + increment_ms;
+            }
+            assert!(left > 0);
+        }
+    }
+
+    #[test]
     fn no_limits_means_no_budget_limit() {
-        let tc = TimeControl { turn_ms: None, left_ms: None };
+        let tc = TimeControl { turn_ms: None, left_ms: None, increment_ms: 0 };
         assert_eq!(tc.budget(100), Budget { target: Duration::MAX, limit: Duration::MAX });
     }
 
     #[test]
     fn the_margin_is_exact_for_huge_clocks() {
         // No overflow: 4 % of three shares of u64::MAX is computed by hundreds.
-        let tc = TimeControl { turn_ms: None, left_ms: Some(u64::MAX) };
+        let tc = TimeControl { turn_ms: None, left_ms: Some(u64::MAX), increment_ms: 0 };
         assert!(tc.budget(200).limit > ms(u64::MAX / 8));
     }
 }

@@ -5,6 +5,7 @@
 
 use std::fmt;
 
+use mnk_engine::score::{MAX_EVAL, Score};
 use mnk_engine::search::MAX_LINES;
 
 use crate::framing::{BlockKind, Frame, MAX_LINE_BYTES};
@@ -45,6 +46,9 @@ pub enum Info {
     /// `time_left`: milliseconds left on the game clock (a negative value, which some
     /// managers send once the clock has run out, is 0).
     TimeLeft(u64),
+    /// `time_increment` (Yixin-Board, Rapfi): milliseconds the game clock gains after each
+    /// move.
+    TimeIncrement(u64),
     /// `max_memory`: bytes the engine may use (0: no limit).
     MaxMemory(u64),
     /// `hash_size` (Yixin-Board): the transposition table's size in KB, within what
@@ -58,6 +62,8 @@ pub enum Info {
     MaxNode(Option<u64>),
     /// `thread_num`: search threads (the session clamps it to what it supports).
     ThreadNum(u64),
+    /// `pondering` (Yixin-Board, Rapfi): 1 keeps searching on the opponent's time.
+    Pondering(bool),
     /// `messages` (mnk's own): whether progress lines are sent.
     Messages(bool),
     /// Any other key (`game_type`, `folder`, `evaluate`, ...): accepted and not needed.
@@ -89,6 +95,8 @@ pub enum ArgumentError {
     NotALineCount(String),
     /// `PERFT` without a depth.
     NotADepth(String),
+    /// `YXBALANCEONE`/`YXBALANCETWO` with a target that is not a score.
+    NotAScore(String),
     /// `INFO` without a key.
     MissingInfoKey,
     /// A `SWAP2BOARD` block of other than 0, 3 or 5 stones.
@@ -113,6 +121,9 @@ impl fmt::Display for ArgumentError {
                 write!(f, "expected a number of moves from 1 to {MAX_LINES}, got '{got}'")
             }
             ArgumentError::NotADepth(got) => write!(f, "expected a depth, got '{got}'"),
+            ArgumentError::NotAScore(got) => {
+                write!(f, "expected a score from -{MAX_EVAL} to {MAX_EVAL}, got '{got}'")
+            }
             ArgumentError::MissingInfoKey => f.write_str("missing key"),
             ArgumentError::Swap2StoneCount(n) => write!(f, "expected 0, 3 or 5 stones, got {n}"),
             ArgumentError::NotAStone(got) => write!(f, "expected x,y,field, got '{got}'"),
@@ -197,6 +208,17 @@ pub enum Command {
     YxShowInfo,
     /// `YXHASHCLEAR`: empty the transposition table.
     YxHashClear,
+    /// `YXSEARCHDEFEND`: every legal move's verdict against the opponent's threat
+    /// sequences.
+    YxSearchDefend,
+    /// `YXBALANCEONE S` (1 stone) and `YXBALANCETWO S` (2): place the stones after which
+    /// the score is closest to S.
+    YxBalance {
+        /// 1 or 2.
+        stones: usize,
+        /// The score aimed at, for the side to move after the stones (0 if not given).
+        target: Score,
+    },
     /// `YXNBEST N`: report the N best moves (1..=[`MAX_LINES`]), then play the best.
     YxNbest(usize),
     /// `PERFT d` (extension).
@@ -246,10 +268,16 @@ impl Command {
 /// The typed value of `INFO key value` (`key` lower case), or `None` if it does not fit.
 fn parse_info(key: &str, value: &str) -> Option<Info> {
     let number = || value.parse::<u64>().ok();
+    let flag = || match value {
+        "0" => Some(false),
+        "1" => Some(true),
+        _ => None,
+    };
     Some(match key {
         "timeout_turn" => Info::TimeoutTurn(number()?),
         "timeout_match" => Info::TimeoutMatch(number()?),
         "time_left" => Info::TimeLeft(value.parse::<i64>().ok()?.max(0).unsigned_abs()),
+        "time_increment" => Info::TimeIncrement(number()?),
         "max_memory" => Info::MaxMemory(number()?),
         "hash_size" => Info::HashSizeKb(number()?),
         "rule" => Info::Rule(u32::try_from(number()?).ok()?),
@@ -259,13 +287,22 @@ fn parse_info(key: &str, value: &str) -> Option<Info> {
         }),
         "max_node" => Info::MaxNode(Some(number()?).filter(|&n| n > 0)),
         "thread_num" => Info::ThreadNum(number()?),
-        "messages" => match value {
-            "0" => Info::Messages(false),
-            "1" => Info::Messages(true),
-            _ => return None,
-        },
+        "messages" => Info::Messages(flag()?),
+        "pondering" => Info::Pondering(flag()?),
         other => Info::Ignored(echo(other)),
     })
+}
+
+/// `YXBALANCEONE`/`YXBALANCETWO` with `rest`: a score within the evaluation's range, 0
+/// if none is given.
+fn parse_balance(command: &'static str, stones: usize, rest: &str) -> Command {
+    if rest.is_empty() {
+        return Command::YxBalance { stones, target: 0 };
+    }
+    match rest.parse::<Score>() {
+        Ok(target) if target.abs() <= MAX_EVAL => Command::YxBalance { stones, target },
+        _ => invalid(command, ArgumentError::NotAScore(echo(rest))),
+    }
 }
 
 fn invalid(command: &'static str, error: ArgumentError) -> Command {
@@ -306,6 +343,7 @@ fn parse_line(line: &str) -> Command {
         "YXSHOWFORBID" => no_args("YXSHOWFORBID", Command::YxShowForbid),
         "YXSHOWINFO" => no_args("YXSHOWINFO", Command::YxShowInfo),
         "YXHASHCLEAR" => no_args("YXHASHCLEAR", Command::YxHashClear),
+        "YXSEARCHDEFEND" => no_args("YXSEARCHDEFEND", Command::YxSearchDefend),
         "YXBLOCKRESET" => no_args("YXBLOCKRESET", Command::YxBlockReset),
         "SHOW" => no_args("SHOW", Command::Show),
         "EVAL" => no_args("EVAL", Command::Eval),
@@ -317,6 +355,8 @@ fn parse_line(line: &str) -> Command {
             Ok(n) if (1..=MAX_LINES).contains(&n) => Command::YxNbest(n),
             _ => invalid("YXNBEST", ArgumentError::NotALineCount(echo(rest))),
         },
+        "YXBALANCEONE" => parse_balance("YXBALANCEONE", 1, rest),
+        "YXBALANCETWO" => parse_balance("YXBALANCETWO", 2, rest),
         "PERFT" => match rest.parse::<u32>() {
             Ok(depth) => Command::Perft(depth),
             Err(_) => invalid("PERFT", ArgumentError::NotADepth(echo(rest))),
@@ -468,13 +508,26 @@ mod tests {
         assert_eq!(line("INFO max_node 0"), Command::Info(Info::MaxNode(None)));
         assert_eq!(line("INFO rule 4"), Command::Info(Info::Rule(4)));
         assert_eq!(line("INFO hash_size 65536"), Command::Info(Info::HashSizeKb(65_536)));
+        assert_eq!(line("INFO time_increment 100"), Command::Info(Info::TimeIncrement(100)));
+        assert_eq!(line("INFO pondering 1"), Command::Info(Info::Pondering(true)));
         assert_eq!(line("yxshowinfo"), Command::YxShowInfo);
         assert_eq!(line("YXHASHCLEAR"), Command::YxHashClear);
+        assert_eq!(line("yxsearchdefend"), Command::YxSearchDefend);
+        assert_eq!(line("YXBALANCEONE"), Command::YxBalance { stones: 1, target: 0 });
+        assert_eq!(line("YXBALANCETWO -40"), Command::YxBalance { stones: 2, target: -40 });
+        for bad in ["YXBALANCEONE even", "YXBALANCETWO 99999999", "YXBALANCEONE 1 2"] {
+            assert!(is_invalid(&line(bad)), "{bad}");
+        }
         assert_eq!(line("INFO messages 0"), Command::Info(Info::Messages(false)));
         assert_eq!(line("INFO folder"), Command::Info(Info::Ignored("folder".into())));
         assert_eq!(line("INFO evaluate 3,3"), Command::Info(Info::Ignored("evaluate".into())));
         assert!(is_invalid(&line("INFO")));
-        for bad in ["INFO timeout_turn soon", "INFO rule 99999999999", "INFO messages 2"] {
+        for bad in [
+            "INFO timeout_turn soon",
+            "INFO rule 99999999999",
+            "INFO messages 2",
+            "INFO pondering on",
+        ] {
             assert!(matches!(line(bad), Command::BadInfo(_)), "{bad}");
         }
         let Command::BadInfo(bad) = line("INFO max_memory 12\u{1b}[2J34") else { unreachable!() };

@@ -10,6 +10,10 @@
 //! While a job runs, `YXSTOP`/`STOP` set the stop flag (the answer follows at once),
 //! `END` and end of input return immediately (the caller exits the process, ending the
 //! worker thread), and every other command waits until the answer has been written.
+//!
+//! With pondering on, an answer out and no command waiting, the worker searches on the
+//! opponent's time ([`Session::ponder`]); the first line of any command sets its stop flag,
+//! and the command is handled once the search has handed its table back.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -54,6 +58,8 @@ pub fn run_session<R: Read + Send + 'static, W: Write>(
     let mut framer = Framer::new();
     let mut queue: VecDeque<(Command, Instant)> = VecDeque::new();
     let mut thinking: Option<Arc<AtomicBool>> = None;
+    // Whether the job running is a ponder search, which any input stops.
+    let mut pondering = false;
     loop {
         while thinking.is_none() {
             let Some((command, received)) = queue.pop_front() else { break };
@@ -62,6 +68,12 @@ pub fn run_session<R: Read + Send + 'static, W: Write>(
                 Reaction::Think(job) => thinking = Some(spawn_job(job, &tx)?),
                 Reaction::Quit => return Ok(()),
             }
+        }
+        if thinking.is_none()
+            && let Some(job) = session.ponder()
+        {
+            thinking = Some(spawn_job(job, &tx)?);
+            pondering = true;
         }
         // Idle with nothing waiting: prepare the game's first search a step at a time.
         let event = match rx.try_recv() {
@@ -75,6 +87,9 @@ pub fn run_session<R: Read + Send + 'static, W: Write>(
         };
         match event {
             Event::Line(line, received) => {
+                if let Some(stop) = thinking.as_ref().filter(|_| pondering) {
+                    stop.store(true, Ordering::Relaxed);
+                }
                 let Some(frame) = framer.push(&line) else { continue };
                 let command = Command::parse(&frame);
                 log::debug!("command {command:?}");
@@ -87,7 +102,7 @@ pub fn run_session<R: Read + Send + 'static, W: Write>(
             Event::Eof => return Ok(()),
             Event::Progress(line) => write_lines(&mut out, &[line])?,
             Event::Done(outcome) => {
-                thinking = None;
+                (thinking, pondering) = (None, false);
                 write_lines(&mut out, &session.finish(outcome))?;
             }
         }

@@ -86,8 +86,8 @@ pub enum SessionError {
     },
     /// `TAKEBACK` on an empty board.
     TakebackOnEmpty(Point),
-    /// `SWAP2BOARD` on a board other than 15×15.
-    Swap2NeedsFifteen,
+    /// A 15×15 command (`SWAP2BOARD`, `YXSEARCHDEFEND`) on another board.
+    NeedsFifteen(&'static str),
     /// `PERFT` deeper than the protocol counts on this board.
     PerftTooDeep {
         /// The depth asked for.
@@ -145,7 +145,7 @@ impl fmt::Display for SessionError {
             SessionError::TakebackOnEmpty((x, y)) => {
                 write!(f, "TAKEBACK {x},{y}: the board is empty")
             }
-            SessionError::Swap2NeedsFifteen => f.write_str("SWAP2BOARD needs a 15x15 board"),
+            SessionError::NeedsFifteen(command) => write!(f, "{command} needs a 15x15 board"),
             SessionError::PerftTooDeep { depth, max } => write!(
                 f,
                 "PERFT: depth {depth} is above {max} on this board (use pbrain-mnk perft)"

@@ -8,6 +8,7 @@
 //! W-D-L 11-2-7
 //! score 0.6000
 //! elo 70.4 [-85.7, 244.0]
+//! clock used engine1 81.3% engine2 64.0%    (with --time-game)
 //! sprt llr 0.84 [-2.94, 2.94] continue      (with --sprt)
 //! ```
 //!
@@ -59,6 +60,9 @@ pub(crate) struct Args {
     /// Milliseconds a game and player (timeout_match; 0: no game clock).
     #[arg(long = "time-game", value_name = "MS", default_value_t = 0)]
     time_game: u64,
+    /// Milliseconds the game clock gains after each move (time_increment).
+    #[arg(long, value_name = "MS", default_value_t = 0, requires = "time_game")]
+    increment: u64,
     /// Milliseconds past the time allowed before an answer is late.
     #[arg(long, value_name = "MS", default_value_t = 1_000)]
     tolerance: u64,
@@ -116,6 +120,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         rule,
         turn_ms: args.time_move,
         game_ms: args.time_game,
+        increment_ms: args.increment,
         tolerance_ms: args.tolerance,
         max_memory: args.max_memory,
         max_moves: args.max_moves,
@@ -177,6 +182,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     drop(tx);
 
     let mut tally = Tally::default();
+    // Each engine's thinking time and what its game clocks allowed it, over all games.
+    let mut clock_use = [ClockUse::default(); 2];
     let mut failure = None;
     let mut finished = 0;
     for (index, first_is_black, record) in rx {
@@ -190,6 +197,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         };
         finished += 1;
         let first_color = if first_is_black { Color::Black } else { Color::White };
+        for (engine, color) in [(0, first_color), (1, first_color.opponent())] {
+            clock_use[engine].add(&record, color, &settings);
+        }
         let outcome = match record.result.winner {
             None => {
                 tally.draws += 1;
@@ -237,6 +247,10 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Adding 0.0 turns a negative zero into 0.0 for printing.
     let (elo, low, high) = tally.elo();
     writeln!(out, "elo {:.1} [{:.1}, {:.1}]", elo + 0.0, low + 0.0, high + 0.0)?;
+    if settings.game_ms > 0 {
+        let [first, second] = clock_use.map(ClockUse::percent);
+        writeln!(out, "clock used engine1 {first:.1}% engine2 {second:.1}%")?;
+    }
     if let Some((elo0, elo1)) = sprt {
         let llr = tally.llr(elo0, elo1);
         let (lower, upper) = sprt_bounds(0.05, 0.05);
@@ -250,6 +264,33 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     match failure {
         Some(e) => Err(CliError::Match(e)),
         None => Ok(()),
+    }
+}
+
+/// An engine's thinking time against what its game clocks allowed it: `timeout_match` a
+/// game and the increment for each of its moves.
+#[derive(Copy, Clone, Debug, Default)]
+struct ClockUse {
+    used_ms: u64,
+    allowed_ms: u64,
+}
+
+impl ClockUse {
+    /// Adds the moves `color` played in `record`.
+    fn add(&mut self, record: &GameRecord, color: Color, settings: &GameSettings) {
+        let own = (record.opening_len..record.moves.len())
+            .filter(|&i| (i % 2 == 0) == (color == Color::Black));
+        let (mut moves, mut used) = (0, 0);
+        for i in own {
+            (moves, used) = (moves + 1, used + record.moves[i].1);
+        }
+        self.used_ms += used;
+        self.allowed_ms += settings.game_ms + moves * settings.increment_ms;
+    }
+
+    /// The share of the allowed time used, in percent.
+    fn percent(self) -> f64 {
+        100.0 * self.used_ms as f64 / self.allowed_ms.max(1) as f64
     }
 }
 

@@ -47,6 +47,8 @@ pub struct GameSettings {
     pub turn_ms: u64,
     /// Time per game and player (ms), sent as `timeout_match`; 0 = none.
     pub game_ms: u64,
+    /// Time the game clock gains after each move (ms), sent as `time_increment`.
+    pub increment_ms: u64,
     /// Extra time granted before an answer counts as late (ms).
     pub tolerance_ms: u64,
     /// `max_memory` sent to the engines (bytes).
@@ -170,11 +172,16 @@ fn prepare(
         for (key, value) in [
             ("timeout_turn", settings.turn_ms),
             ("timeout_match", settings.game_ms),
+            ("time_increment", settings.increment_ms),
             ("max_memory", settings.max_memory),
             ("rule", u64::from(settings.rule_code())),
             ("game_type", 1),
         ] {
-            engine.send(&format!("INFO {key} {value}"))?;
+            // (No increment is the protocol's default: engines that predate the key never
+            // see it then.)
+            if key != "time_increment" || value > 0 {
+                engine.send(&format!("INFO {key} {value}"))?;
+            }
         }
         for (key, value) in &spec.info {
             engine.send(&format!("INFO {key} {value}"))?;
@@ -289,6 +296,7 @@ fn referee(
             if clock_ms[color.index()] < -(settings.tolerance_ms as i64) {
                 return lost(color, "time forfeit: the game clock ran out");
             }
+            clock_ms[color.index()] += settings.increment_ms as i64;
         }
     }
 }

@@ -10,8 +10,10 @@ use mnk_engine::perft::{NodeCount, perft_until};
 
 use mnk_engine::geometry::Cell;
 use mnk_engine::report::{PvLine, SearchInfo, SearchResult};
-use mnk_engine::score::format_score;
+use mnk_engine::score::{Score, format_score};
 use mnk_engine::search::SearchLimits;
+use mnk_engine::search::balance::balance;
+use mnk_engine::search::defend::{Verdict, defences};
 use mnk_engine::size::BoardSize;
 use mnk_engine::tt::TranspositionTable;
 
@@ -30,6 +32,8 @@ pub enum Purpose {
     Swap2(usize),
     /// Report this many best moves, then answer with the best (`YXNBEST`).
     NBest(usize),
+    /// Search on the opponent's time until stopped, to fill the table; no answer.
+    Ponder,
 }
 
 impl Purpose {
@@ -37,7 +41,7 @@ impl Purpose {
     fn lines(self) -> usize {
         match self {
             Purpose::NBest(n) => n,
-            Purpose::Move | Purpose::Swap2(_) => 1,
+            Purpose::Move | Purpose::Swap2(_) | Purpose::Ponder => 1,
         }
     }
 }
@@ -49,6 +53,10 @@ pub enum Job {
     Search(SearchJob),
     /// A perft count (`PERFT`).
     Perft(PerftJob),
+    /// Every move's verdict against the opponent's threats (`YXSEARCHDEFEND`).
+    Defend(DefendJob),
+    /// A balanced placement (`YXBALANCEONE`, `YXBALANCETWO`).
+    Balance(BalanceJob),
 }
 
 /// What a finished [`Job`] hands back.
@@ -58,6 +66,10 @@ pub enum JobOutcome {
     Search(SearchOutcome),
     /// A perft count's.
     Perft(PerftOutcome),
+    /// The verdicts of a [`DefendJob`].
+    Defend(DefendOutcome),
+    /// The placement a [`BalanceJob`] found.
+    Balance(BalanceOutcome),
 }
 
 impl Job {
@@ -70,6 +82,8 @@ impl Job {
         match *self {
             Job::Search(job) => JobOutcome::Search(job.run(stop, on_line)),
             Job::Perft(job) => JobOutcome::Perft(job.run(&stop)),
+            Job::Defend(job) => JobOutcome::Defend(job.run(stop)),
+            Job::Balance(job) => JobOutcome::Balance(job.run(stop)),
         }
     }
 }
@@ -95,6 +109,76 @@ impl PerftJob {
         let started = Instant::now();
         let nodes = with_game!(&mut self.game, b => perft_until(b, self.depth, stop));
         PerftOutcome { depth: self.depth, nodes, elapsed: started.elapsed() }
+    }
+}
+
+/// The verdict on every legal move of the game's side to move (see
+/// [`mnk_engine::search::defend::defences`]): `nodes` for the opponent's threat search after
+/// each, until `deadline`.
+#[derive(Debug)]
+pub struct DefendJob {
+    pub(super) game: Game,
+    pub(super) nodes: u64,
+    pub(super) deadline: Option<Instant>,
+}
+
+/// What a finished [`DefendJob`] hands back: each move with its verdict, in the order of
+/// `defences`, and the opponent's first attacking move where it wins, as points.
+#[derive(Debug)]
+pub struct DefendOutcome {
+    pub(super) verdicts: Vec<(Point, Verdict, Option<Point>)>,
+}
+
+impl DefendJob {
+    fn run(self, stop: Arc<AtomicBool>) -> DefendOutcome {
+        let geometry = self.game.geometry();
+        let defences =
+            with_game!(&self.game, b => defences(b, self.nodes, self.deadline, Some(stop)));
+        let verdicts = defences
+            .into_iter()
+            .map(|defence| {
+                let reply = match defence.verdict {
+                    Verdict::Loses { reply, .. } => reply.map(|cell| geometry.xy(cell)),
+                    _ => None,
+                };
+                (geometry.xy(defence.cell), defence.verdict, reply)
+            })
+            .collect();
+        DefendOutcome { verdicts }
+    }
+}
+
+/// The placement of `stones` stones closest to `target` (see
+/// [`mnk_engine::search::balance::balance`]), each candidate searched with `nodes`, until
+/// `deadline`.
+#[derive(Debug)]
+pub struct BalanceJob {
+    pub(super) game: Game,
+    pub(super) stones: usize,
+    pub(super) target: Score,
+    pub(super) tt: TranspositionTable,
+    pub(super) nodes: u64,
+    pub(super) deadline: Option<Instant>,
+}
+
+/// What a finished [`BalanceJob`] hands back: the table, and the stones with their score.
+#[derive(Debug)]
+pub struct BalanceOutcome {
+    pub(super) tt: TranspositionTable,
+    pub(super) found: Option<(Vec<Point>, Score)>,
+}
+
+impl BalanceJob {
+    fn run(mut self, stop: Arc<AtomicBool>) -> BalanceOutcome {
+        let geometry = self.game.geometry();
+        let (stones, target, nodes) = (self.stones, self.target, self.nodes);
+        let budget = (self.deadline, Some(stop));
+        let tt = &mut self.tt;
+        let found = with_game!(&self.game, b => balance(b, stones, target, tt, nodes, budget));
+        let found = found.map(|found| {
+            (found.moves.iter().map(|&cell| geometry.xy(cell)).collect(), found.score)
+        });
+        BalanceOutcome { tt: self.tt, found }
     }
 }
 

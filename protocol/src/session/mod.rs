@@ -87,6 +87,9 @@ pub struct Session {
     /// Root moves the searches must not play (`YXBLOCK`), until `YXBLOCKRESET`: kept across
     /// games, since Yixin-Board starts a game before every analysis.
     blocked: Vec<Point>,
+    /// The position to search on the opponent's time (see [`Session::ponder`]), from the
+    /// last answer until the next command.
+    ponder_next: Option<Game>,
 }
 
 impl Session {
@@ -137,6 +140,8 @@ impl Session {
     /// as the manager's clock is (the driver reads input on a thread of its own, so a
     /// command may wait while the session is busy).
     pub fn handle_received(&mut self, command: Command, received: Instant) -> Reaction {
+        // Any command ends the time to ponder the last answer.
+        self.ponder_next = None;
         let reaction = match command {
             Command::Start { width, height } => self.start(width, height).map(|()| ok()),
             Command::Restart => self.restart().map(|()| ok()),
@@ -187,6 +192,8 @@ impl Session {
             }
             Command::YxShowInfo => Ok(reply(self.show_info())),
             Command::YxHashClear => Ok(reply(vec![self.clear_hash()])),
+            Command::YxSearchDefend => self.search_defend(received),
+            Command::YxBalance { stones, target } => self.balance(stones, target, received),
             Command::YxShowForbid => {
                 self.game().map(|game| reply(vec![Response::Forbid(game.forbidden_points())]))
             }
@@ -221,7 +228,7 @@ impl Session {
     fn new_game(&mut self, size: BoardSize, rule: Rule) {
         self.game = Some(Game::new(size, rule));
         self.settings.time_left_ms = None;
-        self.settings.spent_ms = 0;
+        (self.settings.spent_ms, self.settings.earned_ms) = (0, 0);
     }
 
     /// Brings the game under the rule the settings ask for (replaying its moves).
@@ -305,15 +312,58 @@ impl Session {
         match outcome {
             JobOutcome::Search(outcome) => self.finish_search(outcome),
             JobOutcome::Perft(outcome) => extensions::finish_perft(&outcome),
+            JobOutcome::Defend(outcome) => {
+                let size = self.game.as_ref().map_or(BoardSize::Fifteen, Game::size);
+                yixin::finish_defend(&outcome, size)
+            }
+            JobOutcome::Balance(outcome) => self.finish_balance(outcome),
+        }
+    }
+
+    /// With `INFO pondering 1`, the search to run on the opponent's time once an answer is
+    /// out and no command waits (the driver's idle time): the position after the reply the
+    /// answer's line expects, or, without one, the position the opponent has. It runs until
+    /// any command stops it, answers nothing and leaves its table to the next search.
+    pub fn ponder(&mut self) -> Option<Box<Job>> {
+        let game = self.ponder_next.take()?;
+        let tt = self.table_for(Some((game.size(), game.rule())));
+        self.tt_touched = None;
+        Some(Box::new(Job::Search(SearchJob {
+            game,
+            limits: SearchLimits::default(),
+            threads: self.settings.threads,
+            tt,
+            purpose: Purpose::Ponder,
+            messages: false,
+            started: Instant::now(),
+            player: self.player,
+            blocked: Vec::new(),
+        })))
+    }
+
+    /// The position [`Session::ponder`] searches after `game` (our answer played), given
+    /// the answer's line `pv` (its first move ours): after the reply it expects, if legal
+    /// and the game goes on, else `game` itself; none if the game is over.
+    fn ponder_position(game: &Game, pv: &[Point]) -> Option<Game> {
+        if game.outcome().is_decided() {
+            return None;
+        }
+        let mut after_reply = game.clone();
+        match pv.get(1).map(|&reply| after_reply.try_play(reply)) {
+            Some(Ok(Outcome::Ongoing)) => Some(after_reply),
+            _ => Some(game.clone()),
         }
     }
 
     /// Takes back a finished search: keeps its table, plays its move, returns the answer.
     fn finish_search(&mut self, outcome: SearchOutcome) -> Vec<Response> {
         self.tt = Some(outcome.tt);
+        if outcome.purpose == Purpose::Ponder {
+            return Vec::new();
+        }
         let thought = outcome.started.elapsed();
         let thought_ms = u64::try_from(thought.as_millis()).unwrap_or(u64::MAX);
-        self.settings.spent_ms = self.settings.spent_ms.saturating_add(thought_ms);
+        self.settings.count_move(thought_ms);
         let mut lines: Vec<Response> = self.deferred.drain(..).map(Response::Message).collect();
         let Some(game) = &mut self.game else {
             lines.push(Response::Error(SessionError::NoGame));
@@ -342,11 +392,20 @@ impl Session {
         // keep white when its score is not worse than SWAP2_MARGIN, otherwise swap.
         let swap =
             matches!(outcome.purpose, Purpose::Swap2(_)) && outcome.result.score() < -SWAP2_MARGIN;
-        lines.push(if swap {
-            Response::Swap
-        } else {
-            Response::Move(play_or_fallback(game, best))
-        });
+        if swap {
+            lines.push(Response::Swap);
+            return lines;
+        }
+        let played = play_or_fallback(game, best);
+        lines.push(Response::Move(played));
+        if self.settings.pondering && self.player == Player::Mnk {
+            let geometry = game.geometry();
+            let pv: Vec<Point> =
+                outcome.result.pv().iter().map(|&cell| geometry.xy(cell)).collect();
+            // (The line is the move played's only if the search's move was legal.)
+            let pv = if pv.first() == Some(&played) { pv } else { vec![played] };
+            self.ponder_next = Session::ponder_position(game, &pv);
+        }
         lines
     }
 

@@ -35,7 +35,7 @@ impl Session {
         let game = self.game()?;
         self.settings.rule()?;
         if game.size() != BoardSize::Fifteen {
-            return Err(SessionError::Swap2NeedsFifteen);
+            return Err(SessionError::NeedsFifteen("SWAP2BOARD"));
         }
         let mut fresh = Game::new(BoardSize::Fifteen, game.rule());
         if points.is_empty() {

@@ -38,11 +38,15 @@ pub struct Settings {
     pub match_ms: u64,
     /// `time_left` in ms, if sent in this game.
     pub time_left_ms: Option<u64>,
+    /// `time_increment` in ms: what the game clock gains after each move.
+    pub increment_ms: u64,
     /// Our thinking time in ms since the last `time_left` (or, if none came in this game,
     /// since `START` or `RESTART`): the game clock is `time_left` — or `timeout_match`
-    /// before any — less this, so a manager that sends `time_left` seldom or never still has
-    /// it kept.
+    /// before any — less this plus [`Settings::earned_ms`], so a manager that sends
+    /// `time_left` seldom or never still has it kept.
     pub spent_ms: u64,
+    /// The increments our moves earned over the same span.
+    pub earned_ms: u64,
     /// `max_memory` in bytes (0 = no limit).
     pub max_memory: u64,
     /// `hash_size` in KB, if a GUI set the table's size (0 or none: sized by `max_memory`
@@ -58,6 +62,8 @@ pub struct Settings {
     pub threads: usize,
     /// Whether search progress is sent as `MESSAGE` lines (`INFO messages 0|1`).
     pub messages: bool,
+    /// Whether mnk searches on the opponent's time (`INFO pondering 0|1`; off by default).
+    pub pondering: bool,
 }
 
 impl Default for Settings {
@@ -66,7 +72,9 @@ impl Default for Settings {
             turn_ms: DEFAULT_TURN_MS,
             match_ms: 0,
             time_left_ms: None,
+            increment_ms: 0,
             spent_ms: 0,
+            earned_ms: 0,
             max_memory: 0,
             hash_kb: None,
             rule_code: 0,
@@ -74,6 +82,7 @@ impl Default for Settings {
             max_nodes: None,
             threads: 1,
             messages: true,
+            pondering: false,
         }
     }
 }
@@ -88,8 +97,9 @@ impl Settings {
             Info::TimeoutMatch(ms) => self.match_ms = ms,
             Info::TimeLeft(ms) => {
                 self.time_left_ms = Some(ms);
-                self.spent_ms = 0;
+                (self.spent_ms, self.earned_ms) = (0, 0);
             }
+            Info::TimeIncrement(ms) => self.increment_ms = ms,
             Info::MaxMemory(bytes) => self.max_memory = bytes,
             Info::HashSizeKb(kb) => self.hash_kb = (kb > 0).then_some(kb),
             Info::Rule(code) => self.rule_code = code,
@@ -99,6 +109,7 @@ impl Settings {
                 self.threads = usize::try_from(n.clamp(1, MAX_THREADS as u64)).unwrap_or(1);
             }
             Info::Messages(on) => self.messages = on,
+            Info::Pondering(on) => self.pondering = on,
             // Accepted and not needed: game_type, folder, evaluate (a debugging hint that
             // must never print) and any unknown key.
             Info::Ignored(_) => {}
@@ -111,11 +122,27 @@ impl Settings {
     }
 
     /// The clock for the next move: `timeout_turn`, and the game clock (see
-    /// [`Settings::spent_ms`]) unless `timeout_match` is 0 or `time_left` is 2147483647.
+    /// [`Settings::spent_ms`]) with its increment unless `timeout_match` is 0 or `time_left`
+    /// is 2147483647.
     pub fn time_control(&self) -> TimeControl {
         let unlimited_game = self.match_ms == 0 || self.time_left_ms == Some(i32::MAX as u64);
-        let left_ms = self.time_left_ms.unwrap_or(self.match_ms).saturating_sub(self.spent_ms);
-        TimeControl { turn_ms: Some(self.turn_ms), left_ms: (!unlimited_game).then_some(left_ms) }
+        let left_ms = self
+            .time_left_ms
+            .unwrap_or(self.match_ms)
+            .saturating_add(self.earned_ms)
+            .saturating_sub(self.spent_ms);
+        TimeControl {
+            turn_ms: Some(self.turn_ms),
+            left_ms: (!unlimited_game).then_some(left_ms),
+            increment_ms: self.increment_ms,
+        }
+    }
+
+    /// Counts a move we answered after `thought_ms`: the time it took off the game clock
+    /// and the increment it earned.
+    pub fn count_move(&mut self, thought_ms: u64) {
+        self.spent_ms = self.spent_ms.saturating_add(thought_ms);
+        self.earned_ms = self.earned_ms.saturating_add(self.increment_ms);
     }
 
     /// Transposition-table bytes: the `hash_size` a GUI asked for, if it did, else what the
@@ -150,7 +177,11 @@ impl Settings {
     /// moves of a game were searched 3 to 6 plies deep instead of 11.
     pub fn hash_bytes_for_time(&self) -> usize {
         let game_clock = (self.match_ms > 0).then_some(self.match_ms);
-        let at_the_start = TimeControl { turn_ms: Some(self.turn_ms), left_ms: game_clock };
+        let at_the_start = TimeControl {
+            turn_ms: Some(self.turn_ms),
+            left_ms: game_clock,
+            increment_ms: self.increment_ms,
+        };
         let longest_move = at_the_start.budget(usize::MAX).limit;
         let nodes = u128::from(TABLE_NODES_PER_SECOND) * longest_move.as_millis() / 1000
             * (self.threads as u128)

@@ -99,6 +99,35 @@ fn the_game_clock_counts_the_thinking_time_between_time_lefts() {
     assert_eq!(left(&s), None, "2147483647 means no game clock");
 }
 
+/// `time_increment` adds to the clock after each answer (counted without `time_left`),
+/// to the share of each move, and to the next `time_left` only from then on.
+#[test]
+fn the_increment_is_earned_after_each_answer_and_counted_in_the_budget() {
+    let clocked = |increment: &str| {
+        let mut s = started(15);
+        s.handle(Command::info("timeout_turn", "100000"));
+        s.handle(Command::info("timeout_match", "3000"));
+        s.handle(Command::info("time_increment", increment));
+        s
+    };
+    let budget = |mut s: Session| search_job(s.handle(Command::Turn((7, 7)))).limits.target;
+    let (without, with) = (budget(clocked("0")), budget(clocked("400")));
+    assert!(with > without, "{with:?} is not above {without:?}");
+    let mut s = clocked("400");
+    let tc = s.settings().time_control();
+    assert_eq!((tc.left_ms, tc.increment_ms), (Some(3000), 400));
+    s.handle(Command::info("timeout_turn", "100"));
+    reply(&mut s, Command::Turn((7, 7)));
+    let left = s.settings().time_control().left_ms.expect("a clock");
+    assert!(left > 3200 && left < 3400, "the answer took its time and earned 400: {left}");
+    s.handle(Command::info("time_left", "2000"));
+    assert_eq!(s.settings().time_control().left_ms, Some(2000));
+    assert!(
+        matches!(s.handle(Command::info("time_increment", "-5")), Reaction::Reply(l) if l.is_empty())
+    );
+    assert_eq!(s.settings().time_control().increment_ms, 400, "a bad value changes nothing");
+}
+
 /// mnk's table has the size the settings ask for; the classroom program, which uses
 /// none, gets the smallest.
 #[test]
@@ -466,4 +495,112 @@ fn blocked_cells_stay_out_of_answers_until_taken_back() {
     assert_eq!(blocks(&mut s), blocked[1..7].to_vec());
     reply(&mut s, Command::YxBlockReset);
     assert_eq!(blocks(&mut s), vec![]);
+}
+
+/// With pondering on, each answer leaves the search for the opponent's time: the
+/// position after the reply its line expects, else the opponent's; any command takes it
+/// away; its end answers nothing and changes no position. Off, or for the classroom
+/// player, there is none.
+#[test]
+fn pondering_follows_an_answer_until_the_next_command() {
+    let mut s = started(15);
+    reply(&mut s, Command::Turn((7, 7)));
+    assert!(s.ponder().is_none(), "off by default");
+    s.handle(Command::info("pondering", "1"));
+    assert!(s.ponder().is_none(), "the INFO line took the chance");
+    reply(&mut s, Command::Turn((9, 9)));
+    let played = s.game().unwrap().move_count();
+    let job = match s.ponder().map(|job| *job) {
+        Some(Job::Search(job)) => job,
+        other => panic!("no ponder search: {other:?}"),
+    };
+    assert_eq!(job.purpose, Purpose::Ponder);
+    assert!(job.limits.time.is_none() && job.limits.nodes.is_none(), "until stopped");
+    assert!([played, played + 1].contains(&job.game.move_count()));
+    assert!(s.ponder().is_none(), "one search an answer");
+    let stop = Arc::new(AtomicBool::new(true));
+    let outcome = Box::new(Job::Search(job)).run(stop, &mut |_| {});
+    assert!(s.finish(outcome).is_empty(), "a ponder search answers nothing");
+    assert_eq!(s.game().unwrap().move_count(), played);
+    reply(&mut s, Command::Turn((5, 5)));
+    s.handle(Command::About);
+    assert!(s.ponder().is_none(), "a command ends the time to ponder");
+
+    let mut classroom = Session::with_player(Player::Classroom);
+    reply(&mut classroom, Command::Start { width: 15, height: 15 });
+    classroom.handle(Command::info("pondering", "1"));
+    reply(&mut classroom, Command::Turn((7, 7)));
+    assert!(classroom.ponder().is_none());
+}
+
+/// `YXSEARCHDEFEND` gives every legal move a line, the moves that hold first, and ends
+/// with the counts; it needs a 15×15 game that is not over.
+#[test]
+fn search_defend_lists_every_legal_move_holding_moves_first() {
+    let mut s = started(15);
+    // White to move against black's open three h8 i8 j8.
+    let moves = mnk_engine::notation::parse_moves("h8a1i8a15j8").unwrap();
+    let stones: Vec<BoardStone> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, &point)| BoardStone {
+            point,
+            field: if i % 2 == 1 { Field::Own } else { Field::Opponent },
+        })
+        .collect();
+    assert!(reply(&mut s, Command::YxBoard(stones)).is_empty());
+    s.handle(Command::info("timeout_turn", "5000"));
+    let lines: Vec<String> =
+        reply(&mut s, Command::YxSearchDefend).iter().map(ToString::to_string).collect();
+    assert_eq!(lines.len(), 225 - 5 + 1, "a line per empty cell and the counts");
+    let done = lines.last().unwrap();
+    let hold: usize = done.split(' ').nth(3).unwrap().parse().unwrap();
+    assert!((2..=6).contains(&hold), "{done}");
+    assert!(done.ends_with(" 0 unchecked"), "{done}");
+    for (k, line) in lines[..hold].iter().enumerate() {
+        assert!(line.starts_with(&format!("MESSAGE defend {}/220 ev ", k + 1)), "{line}");
+        assert!(!line.contains(" ev -M"), "{line}");
+    }
+    assert!(lines[hold].contains(" ev -M"), "then the losses: {}", lines[hold]);
+    assert_eq!(s.game().unwrap().move_count(), 5, "no move played");
+
+    let mut small = started(5);
+    let lines = reply(&mut small, Command::YxSearchDefend);
+    assert!(matches!(&lines[..], [Response::Error(SessionError::NeedsFifteen(_))]), "{lines:?}");
+}
+
+/// `YXBALANCEONE` places one stone of the side to move, `YXBALANCETWO` that and a reply,
+/// each answered with a `balance` line and the stones, which are played; a decided game
+/// or no game is refused.
+#[test]
+fn balance_places_and_plays_one_or_two_stones() {
+    let mut s = started(15);
+    s.handle(Command::info("timeout_turn", "1000"));
+    let moves = mnk_engine::notation::parse_moves("h8i9").unwrap();
+    let stones: Vec<BoardStone> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, &point)| BoardStone {
+            point,
+            field: if i % 2 == 0 { Field::Own } else { Field::Opponent },
+        })
+        .collect();
+    reply(&mut s, Command::YxBoard(stones));
+    for stones in [1, 2] {
+        let before = s.game().unwrap().move_count();
+        let lines = reply(&mut s, Command::YxBalance { stones, target: 0 });
+        let [Response::Message(text), Response::Moves(points)] = &lines[..] else {
+            panic!("{lines:?}")
+        };
+        assert!(text.starts_with("balance ev "), "{text}");
+        let ev: i32 = text.split(' ').nth(2).unwrap().parse().expect("a plain score");
+        assert!(ev.abs() < 300, "near even: {text}");
+        assert_eq!(points.len(), stones);
+        let game = s.game().unwrap();
+        assert_eq!(game.move_count(), before + stones, "the stones are played");
+        assert_eq!(game.last_move(), points.last().copied());
+    }
+    let mut idle = Session::new();
+    let lines = reply(&mut idle, Command::YxBalance { stones: 1, target: 0 });
+    assert!(matches!(&lines[..], [Response::Error(SessionError::NoGame)]), "{lines:?}");
 }

@@ -1,12 +1,19 @@
 //! Yixin-Board's analysis dialect beyond the moves: what the engine supports
-//! (`YXSHOWINFO`) and emptying the table (`YXHASHCLEAR`).
+//! (`YXSHOWINFO`), emptying the table (`YXHASHCLEAR`) and the moves that hold
+//! (`YXSEARCHDEFEND`).
+
+use std::time::{Duration, Instant};
 
 use mnk_engine::rules::Rule;
-use mnk_engine::search::MAX_THREADS;
+use mnk_engine::score::{Score, format_score, loss_in, win_in};
+use mnk_engine::search::defend::Verdict;
+use mnk_engine::search::{DEFENCE_VCT_NODES, MAX_THREADS};
 use mnk_engine::size::BoardSize;
 use mnk_engine::tt;
 
-use super::Session;
+use super::job::{BalanceJob, BalanceOutcome, DefendJob, DefendOutcome, Job};
+use super::{Reaction, Session};
+use crate::error::SessionError;
 use crate::response::{ABOUT, Response};
 
 impl Session {
@@ -42,4 +49,117 @@ impl Session {
         }
         Response::Message("transposition table cleared".to_string())
     }
+
+    /// `YXSEARCHDEFEND` (15×15): a job that checks every legal move of the side to move
+    /// for a threat-sequence win of the opponent after it, [`DEFENCE_VCT_NODES`] a move,
+    /// within the turn's limit counted from `received`.
+    pub(super) fn search_defend(&self, received: Instant) -> Result<Reaction, SessionError> {
+        let game = self.game()?;
+        if game.size() != BoardSize::Fifteen {
+            return Err(SessionError::NeedsFifteen("YXSEARCHDEFEND"));
+        }
+        if game.outcome().is_decided() {
+            return Err(SessionError::GameDecided);
+        }
+        let limit = self.settings.time_control().budget(game.empty_count()).limit;
+        let deadline = (limit != Duration::MAX).then(|| received + limit);
+        let job = DefendJob { game: game.clone(), nodes: DEFENCE_VCT_NODES, deadline };
+        Ok(Reaction::Think(Box::new(Job::Defend(job))))
+    }
+}
+
+/// Main-search nodes for each placement `YXBALANCEONE`/`YXBALANCETWO` searches (within
+/// the turn's time).
+pub(super) const BALANCE_NODES: u64 = 20_000;
+
+impl Session {
+    /// `YXBALANCEONE`/`YXBALANCETWO`: a job that finds the placement of `stones` stones
+    /// after which the score is closest to `target`, within the turn's limit counted from
+    /// `received`.
+    pub(super) fn balance(
+        &mut self,
+        stones: usize,
+        target: Score,
+        received: Instant,
+    ) -> Result<Reaction, SessionError> {
+        let game = self.game()?.clone();
+        if game.outcome().is_decided() {
+            return Err(SessionError::GameDecided);
+        }
+        let limit = self.settings.time_control().budget(game.empty_count()).limit;
+        let deadline = (limit != Duration::MAX).then(|| received + limit);
+        let tt = self.table_for(Some((game.size(), game.rule())));
+        self.tt_touched = None;
+        let job = BalanceJob { game, stones, target, tt, nodes: BALANCE_NODES, deadline };
+        Ok(Reaction::Think(Box::new(Job::Balance(job))))
+    }
+
+    /// Takes back a finished balance job: keeps its table, plays its stones and answers
+    /// `MESSAGE balance ev E pv …` and the stones (`x,y` or `x1,y1 x2,y2`).
+    pub(super) fn finish_balance(&mut self, outcome: BalanceOutcome) -> Vec<Response> {
+        self.tt = Some(outcome.tt);
+        let Some(game) = self.game.as_mut() else {
+            return vec![Response::Error(SessionError::NoGame)];
+        };
+        let Some((stones, score)) = outcome.found else {
+            return vec![Response::Error(SessionError::NoLegalMove)];
+        };
+        let geometry = game.geometry();
+        let pv: Vec<String> = stones
+            .iter()
+            .filter_map(|&(x, y)| geometry.cell(x, y))
+            .map(|cell| geometry.format_pos(cell))
+            .collect();
+        for &stone in &stones {
+            if game.try_play(stone).is_err() {
+                return vec![Response::Error(SessionError::NoLegalMove)];
+            }
+        }
+        vec![
+            Response::Message(format!("balance ev {} pv {}", format_score(score), pv.join(" "))),
+            Response::Moves(stones),
+        ]
+    }
+}
+
+/// The answer to `YXSEARCHDEFEND`: a line per legal move, `defend K/N ev E pv M [R]` —
+/// `+M1` for a five; for a move the opponent's threat sequence refutes, `-Mn` (plies to
+/// its five, the move included) and its first move `R`; for one that holds, the static
+/// evaluation after it; `?` for one left unchecked — then `defend done H hold L lose U
+/// unchecked`.
+pub(super) fn finish_defend(outcome: &DefendOutcome, size: BoardSize) -> Vec<Response> {
+    let pos = |(x, y): (usize, usize)| {
+        let geometry = size.geometry();
+        geometry.cell(x, y).map(|cell| geometry.format_pos(cell)).unwrap_or_default()
+    };
+    let total = outcome.verdicts.len();
+    let (mut hold, mut lose, mut unchecked) = (0, 0, 0);
+    let mut lines: Vec<Response> = outcome
+        .verdicts
+        .iter()
+        .enumerate()
+        .map(|(index, &(point, verdict, reply))| {
+            let ev = match verdict {
+                Verdict::Wins => format_score(win_in(1)),
+                Verdict::Holds(eval) => format_score(eval),
+                Verdict::Loses { plies, .. } => format_score(loss_in(plies)),
+                Verdict::Unchecked => "?".to_string(),
+            };
+            match verdict {
+                Verdict::Wins | Verdict::Holds(_) => hold += 1,
+                Verdict::Loses { .. } => lose += 1,
+                Verdict::Unchecked => unchecked += 1,
+            }
+            let reply = reply.map(|r| format!(" {}", pos(r))).unwrap_or_default();
+            Response::Message(format!(
+                "defend {}/{total} ev {ev} pv {}{reply}",
+                index + 1,
+                pos(point)
+            ))
+        })
+        .collect();
+    lines.push(Response::Message(format!(
+        "defend done {hold} hold {lose} lose {unchecked} unchecked"
+    )));
+    lines
 }
