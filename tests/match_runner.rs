@@ -29,10 +29,11 @@ fn executable(path: &Path, script: &str) -> PathBuf {
 }
 
 /// A pbrain engine in bash that plays `move_script` (a shell snippet run at each move
-/// request: `BEGIN`, `TURN` or the end of a `BOARD` block, `n` counting them) and otherwise
-/// follows the protocol.
+/// request: `BEGIN`, `TURN` or the end of a `BOARD` block, `n` counting them), writes every
+/// `INFO` line it gets to `NAME.info` in `dir`, and otherwise follows the protocol.
 fn broken_engine(dir: &Path, name: &str, move_script: &str) -> PathBuf {
     let path = dir.join(name);
+    let log = dir.join(format!("{name}.info"));
     let script = format!(
         r#"#!/usr/bin/env bash
 n=0
@@ -41,11 +42,13 @@ while IFS= read -r line; do
   case "$line" in
     ABOUT) echo 'name="{name}", version="1"' ;;
     START*) echo OK ;;
+    INFO*) echo "$line" >> '{log}' ;;
     END) exit 0 ;;
     BEGIN|TURN*|DONE) n=$((n+1)); {move_script} ;;
   esac
 done
-"#
+"#,
+        log = log.display()
     );
     executable(&path, &script)
 }
@@ -178,27 +181,10 @@ fn broken_engines_lose_with_the_right_reason_and_the_run_continues() {
     }
 }
 
-/// A pbrain engine in bash that writes every `INFO` line it gets to `NAME.info` in `dir`
-/// and answers each position with an off-board move, so that each game ends at once.
+/// A pbrain engine that records its `INFO` lines (see [`broken_engine`]) and answers each
+/// position with an off-board move, so that each game ends at once.
 fn recording_engine(dir: &Path, name: &str) -> PathBuf {
-    let path = dir.join(name);
-    let log = dir.join(format!("{name}.info"));
-    let script = format!(
-        r#"#!/usr/bin/env bash
-while IFS= read -r line; do
-  line="${{line%$'\r'}}"
-  case "$line" in
-    ABOUT) echo 'name="{name}", version="1"' ;;
-    START*) echo OK ;;
-    INFO*) echo "$line" >> '{log}' ;;
-    END) exit 0 ;;
-    BEGIN|TURN*|DONE) echo 99,99 ;;
-  esac
-done
-"#,
-        log = log.display()
-    );
-    executable(&path, &script)
+    broken_engine(dir, name, "echo 99,99")
 }
 
 #[test]
@@ -242,27 +228,10 @@ fn each_engine_gets_its_own_info_settings_after_the_match_settings() {
     assert_eq!(two.iter().filter(|l| *l == "INFO thread_num 2").count(), 2, "{two:?}");
 }
 
-/// A pbrain engine in bash that plays along `row` from its left end, writing every `INFO`
-/// line it gets to `NAME.info` in `dir`.
+/// A pbrain engine that records its `INFO` lines (see [`broken_engine`]) and plays along
+/// `row` from its left end.
 fn row_engine(dir: &Path, name: &str, row: usize) -> PathBuf {
-    let log = dir.join(format!("{name}.info"));
-    let script = format!(
-        r#"#!/usr/bin/env bash
-n=0
-while IFS= read -r line; do
-  line="${{line%$'\r'}}"
-  case "$line" in
-    ABOUT) echo 'name="{name}", version="1"' ;;
-    START*) echo OK ;;
-    INFO*) echo "$line" >> '{log}' ;;
-    END) exit 0 ;;
-    BEGIN|TURN*|DONE) echo "$n,{row}"; n=$((n + 1)) ;;
-  esac
-done
-"#,
-        log = log.display()
-    );
-    executable(&dir.join(name), &script)
+    broken_engine(dir, name, &format!("echo \"$((n-1)),{row}\""))
 }
 
 /// `--increment` is sent as `INFO time_increment` and added to the clock after each move,

@@ -32,6 +32,21 @@ fn search_job(reaction: Reaction) -> SearchJob {
     }
 }
 
+/// The stones of `moves` (pos notation) for a `BOARD`/`YXBOARD` block, the side to move's
+/// as the engine's own.
+fn position(moves: &str) -> Vec<BoardStone> {
+    let moves = mnk_engine::notation::parse_moves(moves).expect("pos notation");
+    let to_move = moves.len() % 2;
+    moves
+        .iter()
+        .enumerate()
+        .map(|(i, &point)| BoardStone {
+            point,
+            field: if i % 2 == to_move { Field::Own } else { Field::Opponent },
+        })
+        .collect()
+}
+
 fn started(size: usize) -> Session {
     let mut s = Session::new();
     assert_eq!(reply(&mut s, Command::Start { width: size, height: size }), vec![Response::Ok]);
@@ -539,16 +554,7 @@ fn pondering_follows_an_answer_until_the_next_command() {
 fn search_defend_lists_every_legal_move_holding_moves_first() {
     let mut s = started(15);
     // White to move against black's open three h8 i8 j8.
-    let moves = mnk_engine::notation::parse_moves("h8a1i8a15j8").unwrap();
-    let stones: Vec<BoardStone> = moves
-        .iter()
-        .enumerate()
-        .map(|(i, &point)| BoardStone {
-            point,
-            field: if i % 2 == 1 { Field::Own } else { Field::Opponent },
-        })
-        .collect();
-    assert!(reply(&mut s, Command::YxBoard(stones)).is_empty());
+    assert!(reply(&mut s, Command::YxBoard(position("h8a1i8a15j8"))).is_empty());
     s.handle(Command::info("timeout_turn", "5000"));
     let lines: Vec<String> =
         reply(&mut s, Command::YxSearchDefend).iter().map(ToString::to_string).collect();
@@ -576,16 +582,7 @@ fn search_defend_lists_every_legal_move_holding_moves_first() {
 fn balance_places_and_plays_one_or_two_stones() {
     let mut s = started(15);
     s.handle(Command::info("timeout_turn", "1000"));
-    let moves = mnk_engine::notation::parse_moves("h8i9").unwrap();
-    let stones: Vec<BoardStone> = moves
-        .iter()
-        .enumerate()
-        .map(|(i, &point)| BoardStone {
-            point,
-            field: if i % 2 == 0 { Field::Own } else { Field::Opponent },
-        })
-        .collect();
-    reply(&mut s, Command::YxBoard(stones));
+    reply(&mut s, Command::YxBoard(position("h8i9")));
     for stones in [1, 2] {
         let before = s.game().unwrap().move_count();
         let lines = reply(&mut s, Command::YxBalance { stones, target: 0 });
