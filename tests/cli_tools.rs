@@ -270,6 +270,29 @@ fn play_engine_against_random_finishes_and_ends_on_end_of_input() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
+/// `--level 0`: a few hundred nodes a move, yet no random blunders — it beats the random
+/// player on 15×15; the same seed plays the same moves; a level above 100 is refused.
+#[test]
+fn play_at_level_zero_beats_random_and_repeats_with_its_seed() {
+    let moves = |seed: &str| {
+        let args = ["--black", "engine", "--white", "random", "--level", "0", "--seed", seed];
+        let out = play_with_input(&args, "");
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("result: black (X) wins"), "{text}");
+        let played: Vec<String> = text
+            .lines()
+            .filter_map(|line| line.split(" plays ").nth(1))
+            .map(|rest| rest.split(' ').next().unwrap_or_default().to_string())
+            .collect();
+        played
+    };
+    let first = moves("5");
+    assert_eq!(moves("5"), first, "the same seed, the same game");
+    let bad = play_with_input(&["--level", "101"], "");
+    assert_eq!(bad.status.code(), Some(2));
+}
+
 #[test]
 fn openings_are_balanced_distinct_and_the_same_for_the_same_arguments() {
     let args = ["openings", "--count", "3", "--nodes", "20000", "--max-score", "60", "--seed", "3"];

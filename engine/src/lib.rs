@@ -44,6 +44,7 @@ pub mod score;
 pub mod search;
 pub mod size;
 pub mod solve;
+pub mod strength;
 pub mod time;
 pub mod tt;
 pub mod win;

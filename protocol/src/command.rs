@@ -7,6 +7,7 @@ use std::fmt;
 
 use mnk_engine::score::{MAX_EVAL, Score};
 use mnk_engine::search::MAX_LINES;
+use mnk_engine::strength::Strength;
 
 use crate::framing::{BlockKind, Frame, MAX_LINE_BYTES};
 
@@ -64,6 +65,8 @@ pub enum Info {
     ThreadNum(u64),
     /// `pondering` (Yixin-Board, Rapfi): 1 keeps searching on the opponent's time.
     Pondering(bool),
+    /// `strength` (mnk): the playing strength, 0 to 100 (full).
+    Strength(Strength),
     /// `messages` (mnk's own): whether progress lines are sent.
     Messages(bool),
     /// Any other key (`game_type`, `folder`, `evaluate`, ...): accepted and not needed.
@@ -289,6 +292,7 @@ fn parse_info(key: &str, value: &str) -> Option<Info> {
         "thread_num" => Info::ThreadNum(number()?),
         "messages" => Info::Messages(flag()?),
         "pondering" => Info::Pondering(flag()?),
+        "strength" => Info::Strength(Strength::new(u32::try_from(number()?).ok()?)?),
         other => Info::Ignored(echo(other)),
     })
 }
@@ -510,6 +514,8 @@ mod tests {
         assert_eq!(line("INFO hash_size 65536"), Command::Info(Info::HashSizeKb(65_536)));
         assert_eq!(line("INFO time_increment 100"), Command::Info(Info::TimeIncrement(100)));
         assert_eq!(line("INFO pondering 1"), Command::Info(Info::Pondering(true)));
+        let strength = Strength::new(40).unwrap();
+        assert_eq!(line("INFO strength 40"), Command::Info(Info::Strength(strength)));
         assert_eq!(line("yxshowinfo"), Command::YxShowInfo);
         assert_eq!(line("YXHASHCLEAR"), Command::YxHashClear);
         assert_eq!(line("yxsearchdefend"), Command::YxSearchDefend);

@@ -8,6 +8,7 @@ use mnk_engine::classroom;
 use mnk_engine::report::{SearchInfo, SearchResult};
 use mnk_engine::search::{SearchLimits, Searcher};
 use mnk_engine::size::Size;
+use mnk_engine::strength::Strength;
 use mnk_engine::tt::TranspositionTable;
 
 use crate::command::Point;
@@ -32,11 +33,14 @@ pub struct SearchOptions<'a> {
     pub threads: usize,
     /// Moves the search must not play (`YXBLOCK`); cells off the board are left out.
     pub blocked: &'a [Point],
+    /// The playing strength, and the seed of its draw among moves (mnk only).
+    pub strength: (Strength, u64),
 }
 
 impl SearchOptions<'_> {
-    /// One line, one thread, nothing blocked.
-    pub const PLAIN: SearchOptions<'static> = SearchOptions { lines: 1, threads: 1, blocked: &[] };
+    /// One line, one thread, nothing blocked, full strength.
+    pub const PLAIN: SearchOptions<'static> =
+        SearchOptions { lines: 1, threads: 1, blocked: &[], strength: (Strength::full(), 0) };
 }
 
 impl Player {
@@ -62,6 +66,7 @@ impl Player {
                 .with_lines(options.lines)
                 .with_threads(options.threads)
                 .with_blocked(blocked)
+                .with_strength(options.strength.0, options.strength.1)
                 .run(on_info),
             Player::Classroom => {
                 let depth = limits.depth.unwrap_or(classroom::DEPTH);

@@ -77,8 +77,10 @@ pub use root::{
     VERIFY_TIME_SHARE, VERIFY_VCT_MAX_NODES, VERIFY_VCT_NODES,
 };
 
+use crate::rng::SplitMix64;
 use crate::score::{self, INFINITY, MATE_BOUND, MAX_EVAL, MAX_PLY, Score, is_decisive};
 use crate::size::Size;
+use crate::strength::Strength;
 use correction::CorrectionHistory;
 use limits::{Stability, StopCheck};
 use ordering::Ordering;
@@ -161,6 +163,10 @@ pub struct Searcher<'t, B: Size> {
     threads: usize,
     /// The helper threads' main-search and threat-search nodes so far, added as they go.
     helper_nodes: Arc<[AtomicU64; 2]>,
+    /// The playing strength (see [`Searcher::with_strength`]) and the seed of its draw.
+    strength: (Strength, u64),
+    /// The share of the root's threat-search budgets the strength allows (1 at full).
+    threat_share: f64,
 }
 
 impl<'t, B: Size> Searcher<'t, B> {
@@ -204,6 +210,8 @@ impl<'t, B: Size> Searcher<'t, B> {
             root_interrupted: None,
             threads: 1,
             helper_nodes: Arc::new([AtomicU64::new(0), AtomicU64::new(0)]),
+            strength: (Strength::full(), 0),
+            threat_share: 1.0,
         }
     }
 
@@ -251,16 +259,45 @@ impl<'t, B: Size> Searcher<'t, B> {
         self
     }
 
+    /// Plays at `strength` (see [`crate::strength`]): below full, at most its nodes (and the
+    /// limits' own), its share of the root's threat searches, and a move drawn among its
+    /// lines with a generator seeded by `seed` and the position. Call it after
+    /// [`Searcher::with_lines`], which it raises to the strength's lines.
+    #[must_use]
+    pub fn with_strength(mut self, strength: Strength, seed: u64) -> Self {
+        let Some(nodes) = strength.nodes() else { return self };
+        self.limits.nodes = Some(self.limits.nodes.map_or(nodes, |limit| limit.min(nodes)));
+        self.check = StopCheck::new(&self.limits);
+        self.lines = self.lines.max(strength.lines());
+        self.threat_share = strength.threat_share();
+        self.strength = (strength, seed);
+        self
+    }
+
+    /// `nodes` of a root threat-search budget, scaled by the strength's share (see
+    /// [`Searcher::with_strength`]).
+    fn threat_budget(&self, nodes: u64) -> u64 {
+        (nodes as f64 * self.threat_share) as u64
+    }
+
     /// Runs iterative deepening and returns the best move of the last completed iteration,
     /// or of the iteration a limit cut short if a root move there beat the last best.
     pub fn run(mut self, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
         let small = B::GEOMETRY.lines_span_board();
         let alone = small || self.lines > 1 || self.limits.nodes.is_some();
-        if alone || self.threads == 1 || self.board.outcome().is_decided() {
+        let mut result = if alone || self.threads == 1 || self.board.outcome().is_decided() {
             self.search_alone(on_info)
         } else {
             self.search_with_helpers(self.threads - 1, on_info)
+        };
+        let (strength, seed) = self.strength;
+        if !strength.is_full() {
+            let mut rng = SplitMix64::new(seed ^ self.board.hash());
+            if let Some(cell) = strength.choose(&result.lines, &mut rng) {
+                result.best_move = Some(cell);
+            }
         }
+        result
     }
 
     /// The search on this thread: the root threat searches (15×15), then the iterations.

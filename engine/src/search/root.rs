@@ -117,11 +117,16 @@ impl<B: Size> Searcher<'_, B> {
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> bool {
         let mut first = None;
+        let (vcf_nodes, vct_nodes) =
+            (self.threat_budget(ROOT_VCF_NODES), self.threat_budget(ROOT_VCT_NODES));
         let (board, threat) = (&mut self.board, &mut self.threat);
-        let vcf_budget = (ROOT_VCF_NODES, self.check.deadline_at(THREAT_TIME_FRACTION / 3.0));
-        let mut win = threat.solve(board, Threats::Fours, ROOT_VCF_FOURS, vcf_budget, &mut first);
-        if win.is_none() && !self.check.spent(THREAT_TIME_FRACTION / 3.0) {
-            let vct_budget = (ROOT_VCT_NODES, self.check.deadline_at(THREAT_TIME_FRACTION / 2.0));
+        let vcf_budget = (vcf_nodes, self.check.deadline_at(THREAT_TIME_FRACTION / 3.0));
+        let mut win = None;
+        if vcf_nodes > 0 {
+            win = threat.solve(board, Threats::Fours, ROOT_VCF_FOURS, vcf_budget, &mut first);
+        }
+        if win.is_none() && vct_nodes > 0 && !self.check.spent(THREAT_TIME_FRACTION / 3.0) {
+            let vct_budget = (vct_nodes, self.check.deadline_at(THREAT_TIME_FRACTION / 2.0));
             win = threat.solve(board, Threats::FoursAndThrees, VCT_THREATS, vct_budget, &mut first);
         }
         // (A win that starts with a blocked move is not one the search may play.)
@@ -178,12 +183,13 @@ impl<B: Size> Searcher<'_, B> {
         // stone only takes a cell from its lines), so if the solver finds no win for it even
         // with one, the first round would find none after a root move either. (Under renju a
         // black stone can also make a black defence forbidden; this overlooks that.)
-        if !opponent_threatens || !self.opponent_wins_with_a_free_move(DEFENCE_VCT_NODES) {
+        let nodes = self.threat_budget(DEFENCE_VCT_NODES);
+        if nodes == 0 || !opponent_threatens || !self.opponent_wins_with_a_free_move(nodes) {
             return None;
         }
         self.best_move_checks.opponent_attacks = true;
         // The free move's win guides the solves after each root move (see `Hints`).
-        let safe = self.refute_root_moves(candidates);
+        let safe = self.refute_root_moves(candidates, nodes);
         self.threat.forget_hints();
         safe
     }
@@ -216,9 +222,9 @@ impl<B: Size> Searcher<'_, B> {
         }
         let nodes = match self.best_move_checks.last {
             Some((cell, next)) if cell == best => next,
-            _ => VERIFY_VCT_NODES,
+            _ => self.threat_budget(VERIFY_VCT_NODES),
         };
-        if nodes == 0 || nodes > VERIFY_VCT_MAX_NODES {
+        if nodes == 0 || nodes > self.threat_budget(VERIFY_VCT_MAX_NODES) {
             return false;
         }
         let started = Instant::now();
@@ -256,20 +262,20 @@ impl<B: Size> Searcher<'_, B> {
         true
     }
 
-    /// [`Searcher::safe_root_moves`] once the opponent is known to win with a free move.
-    fn refute_root_moves(&mut self, candidates: B) -> Option<B> {
+    /// [`Searcher::safe_root_moves`] once the opponent is known to win with a free move,
+    /// `first_nodes` for each first solve.
+    fn refute_root_moves(&mut self, candidates: B, first_nodes: u64) -> Option<B> {
         let ordered = self.ordering.order(&self.board, candidates, 0, None);
-        let (mut safe, refuted) =
-            self.refuted_among(ordered.iter().copied(), DEFENCE_VCT_NODES, true);
+        let (mut safe, refuted) = self.refuted_among(ordered.iter().copied(), first_nodes, true);
         if (safe | refuted) != candidates {
             // Out of time: keep what was proven safe, or give up the filter.
             return (!safe.is_empty()).then_some(safe);
         }
         // Two or more survivors, but few, and at least one move refuted.
         let few = 2..=DEFENCE_DEEPER_MOVES.min(ordered.len().saturating_sub(1));
-        let mut nodes = DEFENCE_VCT_NODES;
+        let mut nodes = first_nodes;
         while few.contains(&(safe.count() as usize))
-            && nodes < DEFENCE_VCT_MAX_NODES
+            && nodes < self.threat_budget(DEFENCE_VCT_MAX_NODES)
             && !self.check.spent(THREAT_TIME_FRACTION)
         {
             nodes *= 4;

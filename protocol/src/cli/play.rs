@@ -1,8 +1,8 @@
 //! `pbrain-mnk play`: a game in the terminal.
 //!
 //! Each side is a `human` (moves typed as `h8` or `x,y`), the `engine` (mnk's search with
-//! `--time-move` per move), the `classroom` program or `random` (a random legal move, from
-//! `--seed`). Humans may
+//! `--time-move` per move, at `--level` strength), the `classroom` program or `random` (a
+//! random legal move, from `--seed`). Humans may
 //! also type `undo` (takes back their last move and any reply since), `board` (shows the
 //! board again), `help` and `quit`. Bad input is explained and asked again; end of input
 //! ends the session quietly.
@@ -17,6 +17,7 @@ use mnk_engine::outcome::Outcome;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::score::format_score;
 use mnk_engine::search::SearchLimits;
+use mnk_engine::strength::Strength;
 use mnk_engine::tt::TranspositionTable;
 
 use mnk_engine::game::Game;
@@ -40,7 +41,11 @@ pub(crate) struct Args {
     /// Milliseconds a move for the engine.
     #[arg(long = "time-move", value_name = "MS", default_value_t = 1_000)]
     time_move: u64,
-    /// Seed of the random player.
+    /// The engine's strength, 0 (weakest) to 100 (full).
+    #[arg(long, value_name = "N", default_value_t = Strength::FULL,
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(Strength::FULL)))]
+    level: u32,
+    /// Seed of the random player and of the engine's draws below full strength.
     #[arg(long, default_value_t = 1)]
     seed: u64,
 }
@@ -91,6 +96,8 @@ pub(crate) fn run(
     let mut rng = SplitMix64::new(args.seed);
     let mut game = Game::new(size, rule);
     let mut tt = TranspositionTable::with_bytes(64 << 20);
+    let strength = Strength::new(args.level).expect("clap checks the range");
+    let options = SearchOptions { strength: (strength, args.seed), ..SearchOptions::PLAIN };
     writeln!(
         out,
         "mnk: {size} {rule}; black (X): {}, white (O): {}. Type 'help' for help.",
@@ -121,7 +128,7 @@ pub(crate) fn run(
             },
             Seat::Engine | Seat::Classroom => {
                 let player = seats[color.index()].player().expect("a program's seat");
-                let (point, summary) = program_move(player, &game, &mut tt, move_time);
+                let (point, summary) = program_move(player, &game, &mut tt, move_time, &options);
                 let who = seats[color.index()].name();
                 writeln!(out, "{name} ({who}) plays {} — {summary}", format_point(point))?;
                 point
@@ -161,16 +168,17 @@ fn legal_points(game: &Game) -> Vec<Point> {
     })
 }
 
-/// The move `player` chooses in `game` within `time`, and a summary of its search.
+/// The move `player` chooses in `game` within `time` as `options` say, and a summary of
+/// its search.
 fn program_move(
     player: Player,
     game: &Game,
     tt: &mut TranspositionTable,
     time: Duration,
+    options: &SearchOptions<'_>,
 ) -> (Point, String) {
     let limits = SearchLimits { time: Some(time), ..SearchLimits::default() };
-    let result =
-        with_game!(game, b => player.search(b, tt, limits, &SearchOptions::PLAIN, &mut |_| {}));
+    let result = with_game!(game, b => player.search(b, tt, limits, options, &mut |_| {}));
     let cell = result.best_move.expect("an undecided board has a move");
     let summary = format!(
         "depth {}, score {}, {} nodes, {} ms",

@@ -15,6 +15,7 @@ use mnk_engine::search::SearchLimits;
 use mnk_engine::search::balance::balance;
 use mnk_engine::search::defend::{Verdict, defences};
 use mnk_engine::size::BoardSize;
+use mnk_engine::strength::Strength;
 use mnk_engine::tt::TranspositionTable;
 
 use crate::command::Point;
@@ -195,6 +196,8 @@ pub struct SearchJob {
     pub(super) player: Player,
     /// Root moves the search must not play.
     pub(super) blocked: Vec<Point>,
+    /// The playing strength and the seed of its draw.
+    pub(super) strength: (Strength, u64),
 }
 
 /// What a finished [`SearchJob`] hands back.
@@ -224,7 +227,12 @@ impl SearchJob {
         };
         let lines = job.purpose.lines();
         let player = job.player;
-        let options = SearchOptions { lines, threads: job.threads, blocked: &job.blocked };
+        let options = SearchOptions {
+            lines,
+            threads: job.threads,
+            blocked: &job.blocked,
+            strength: job.strength,
+        };
         let result = with_game!(&job.game, b => {
             player.search(b, &mut job.tt, limits, &options, &mut report)
         });

@@ -23,6 +23,7 @@ use mnk_engine::outcome::Outcome;
 use mnk_engine::rules::Rule;
 use mnk_engine::search::SearchLimits;
 use mnk_engine::size::BoardSize;
+use mnk_engine::strength::Strength;
 use mnk_engine::tt::TranspositionTable;
 use mnk_engine::with_game;
 
@@ -90,17 +91,23 @@ pub struct Session {
     /// The position to search on the opponent's time (see [`Session::ponder`]), from the
     /// last answer until the next command.
     ponder_next: Option<Game>,
+    /// The seed of the draws among moves below full strength (from the clock at start-up,
+    /// so that games differ).
+    seed: u64,
 }
 
 impl Session {
     /// A session before `START`.
     pub fn new() -> Session {
-        Session::default()
+        Session::with_player(Player::default())
     }
 
     /// A session before `START` whose moves `player` chooses.
     pub fn with_player(player: Player) -> Session {
-        Session { player, ..Session::default() }
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_nanos() as u64);
+        Session { player, seed, ..Session::default() }
     }
 
     /// Adds `points` to the cells the search must not play (`YXBLOCK`): all of them, or,
@@ -296,6 +303,7 @@ impl Session {
             started: received,
             player: self.player,
             blocked: self.blocked.clone(),
+            strength: (self.settings.strength, self.seed),
         })))
     }
 
@@ -338,6 +346,7 @@ impl Session {
             started: Instant::now(),
             player: self.player,
             blocked: Vec::new(),
+            strength: (Strength::full(), self.seed),
         })))
     }
 
@@ -398,7 +407,9 @@ impl Session {
         }
         let played = play_or_fallback(game, best);
         lines.push(Response::Move(played));
-        if self.settings.pondering && self.player == Player::Mnk {
+        // (Below full strength the search is a few nodes: nothing to ponder.)
+        if self.settings.pondering && self.player == Player::Mnk && self.settings.strength.is_full()
+        {
             let geometry = game.geometry();
             let pv: Vec<Point> =
                 outcome.result.pv().iter().map(|&cell| geometry.xy(cell)).collect();

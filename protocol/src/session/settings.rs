@@ -3,6 +3,7 @@
 
 use mnk_engine::rules::Rule;
 use mnk_engine::search::MAX_THREADS;
+use mnk_engine::strength::Strength;
 use mnk_engine::time::TimeControl;
 use mnk_engine::tt::{BUCKET_BYTES, BUCKET_ENTRIES};
 
@@ -64,6 +65,8 @@ pub struct Settings {
     pub messages: bool,
     /// Whether mnk searches on the opponent's time (`INFO pondering 0|1`; off by default).
     pub pondering: bool,
+    /// The playing strength (`INFO strength 0..100`; 100, full, by default).
+    pub strength: Strength,
 }
 
 impl Default for Settings {
@@ -83,6 +86,7 @@ impl Default for Settings {
             threads: 1,
             messages: true,
             pondering: false,
+            strength: Strength::full(),
         }
     }
 }
@@ -110,6 +114,7 @@ impl Settings {
             }
             Info::Messages(on) => self.messages = on,
             Info::Pondering(on) => self.pondering = on,
+            Info::Strength(strength) => self.strength = strength,
             // Accepted and not needed: game_type, folder, evaluate (a debugging hint that
             // must never print) and any unknown key.
             Info::Ignored(_) => {}

@@ -601,3 +601,22 @@ fn balance_places_and_plays_one_or_two_stones() {
     let lines = reply(&mut idle, Command::YxBalance { stones: 1, target: 0 });
     assert!(matches!(&lines[..], [Response::Error(SessionError::NoGame)]), "{lines:?}");
 }
+
+/// `INFO strength N` reaches the search (and a bad value changes nothing); at level 0 a
+/// move is a few hundred nodes, legal, and no blunder of a five.
+#[test]
+fn strength_sets_the_searches_level() {
+    let mut s = started(15);
+    s.handle(Command::info("strength", "0"));
+    let job = search_job(s.handle(Command::Turn((7, 7))));
+    assert_eq!(job.strength.0, mnk_engine::strength::Strength::new(0).unwrap());
+    let lines = s.think_inline(Box::new(Job::Search(job)));
+    assert!(matches!(lines[..], [Response::Move(_)]), "{lines:?}");
+    // Black's open four h8-k8 facing white at level 0: the five is always taken.
+    reply(&mut s, Command::YxBoard(position("h8a1i8a3j8a5k8a7")));
+    let lines = reply(&mut s, Command::YxNbest(1));
+    let Some(Response::Move(p)) = lines.last() else { panic!("{lines:?}") };
+    assert!([(6, 7), (11, 7)].contains(p), "{p:?}");
+    s.handle(Command::info("strength", "101"));
+    assert_eq!(s.settings().strength.level(), 0, "a bad value changes nothing");
+}
