@@ -141,6 +141,50 @@ fn five_by_five_and_gomoku_self_play_finish_and_save_games() {
     assert!(dir.join("psq").join("game-0002.psq").exists());
 }
 
+/// Self-play on a smaller square board and on a rectangle, each game played to its end and
+/// saved: SGF with the board's size (`SZ[11]`, `SZ[12:7]`), PSQ with `W x H` and every move
+/// on the board.
+#[test]
+fn smaller_and_rectangular_boards_self_play_and_save_games() {
+    for (size, sz, width, height) in [("11", "SZ[11]", 11, 11), ("12x7", "SZ[12:7]", 12, 7)] {
+        let dir = scratch(&format!("save-{size}"));
+        let sgf = dir.join("games.sgf");
+        let psq = dir.join("psq");
+        let out = run_match(&[
+            "--engine1",
+            MNK,
+            "--engine2",
+            MNK,
+            "--size",
+            size,
+            "--rule",
+            if size == "11" { "freestyle" } else { "renju" },
+            "--games",
+            "2",
+            "--time-move",
+            "40",
+            "--concurrency",
+            "2",
+            "--sgf",
+            sgf.to_str().unwrap(),
+            "--psq",
+            psq.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{size}: {}", stderr(&out));
+        let summary = stdout(&out);
+        assert!(summary.starts_with("games 2\n"), "{size}: {summary}");
+        assert!(!stdout(&out).contains("forfeit"), "{size}: {summary}");
+        let saved = std::fs::read_to_string(&sgf).unwrap();
+        assert_eq!(saved.matches(sz).count(), 2, "{saved}");
+        let game = std::fs::read_to_string(psq.join("game-0001.psq")).unwrap();
+        assert!(game.starts_with(&format!("Piskvorky {width}x{height},")), "{game}");
+        for line in game.lines().skip(1).filter(|l| l.matches(',').count() == 2) {
+            let v: Vec<usize> = line.split(',').map(|f| f.parse().unwrap()).collect();
+            assert!((1..=width).contains(&v[0]) && (1..=height).contains(&v[1]), "{line}");
+        }
+    }
+}
+
 #[test]
 fn broken_engines_lose_with_the_right_reason_and_the_run_continues() {
     let dir = scratch("broken");
@@ -287,7 +331,7 @@ fn an_engine_that_cannot_start_stops_the_match_with_a_message() {
 fn bad_match_options_exit_with_code_2() {
     for args in [
         &["--engine1", MNK][..],
-        &["--engine1", MNK, "--engine2", MNK, "--size", "7"],
+        &["--engine1", MNK, "--engine2", MNK, "--size", "4"],
         &["--engine1", MNK, "--engine2", MNK, "--sprt", "5"],
         &["--engine1", MNK, "--engine2", MNK, "--games", "0"],
         &["--engine1", MNK, "--engine2", MNK, "--openings", "/nonexistent"],

@@ -51,8 +51,10 @@ fn start_forms_sizes_and_errors() {
     assert_eq!(e.ask("START 15"), "OK", "START may repeat in one process");
     assert_eq!(e.ask("start 5 5"), "OK", "Yixin-Board form");
     assert_eq!(e.ask("RECTSTART 3,3"), "OK");
-    assert_eq!(e.ask("START 20"), "ERROR unsupported board size 20");
-    assert!(e.ask("RECTSTART 15,10").starts_with("ERROR unsupported board size"));
+    assert_eq!(e.ask("START 23"), "ERROR unsupported board size 23");
+    assert_eq!(e.ask("START 4"), "ERROR unsupported board size 4");
+    assert!(e.ask("RECTSTART 15,4").starts_with("ERROR unsupported board size 15x4"));
+    assert!(e.ask("RECTSTART 3,5").starts_with("ERROR unsupported board size"));
     assert!(e.ask("START").starts_with("ERROR"));
     // The last good START (3×3) is still in force.
     e.send("INFO messages 0");
@@ -60,6 +62,35 @@ fn start_forms_sizes_and_errors() {
     assert!(x < 3 && y < 3);
     assert_eq!(e.ask("RESTART"), "OK");
     parse_move(&e.ask("BEGIN"));
+}
+
+/// Every size from 5 to 15, square or not: `START N`, `START W H` and `RECTSTART W,H`; the
+/// answers stay on the board, and a move off it is refused with the game unchanged.
+#[test]
+fn smaller_and_rectangular_boards_are_played() {
+    let mut e = Engine::start();
+    e.send("INFO timeout_turn 100");
+    e.send("INFO messages 0");
+    for (start, width, height) in
+        [("START 11", 11, 11), ("START 6 9", 6, 9), ("RECTSTART 15,7", 15, 7), ("START 5", 5, 5)]
+    {
+        assert_eq!(e.ask(start), "OK", "{start}");
+        let (x, y) = parse_move(&e.ask("BEGIN"));
+        assert!(x < width && y < height, "{start}: {x},{y}");
+        let off = format!("TURN {},{}", width, height - 1);
+        assert!(e.ask(&off).starts_with("ERROR"), "{start}: {off}");
+        let mut played = vec![(x, y)];
+        for _ in 0..3 {
+            let reply = (0..width)
+                .flat_map(|x| (0..height).map(move |y| (x, y)))
+                .find(|p| !played.contains(p))
+                .unwrap();
+            played.push(reply);
+            let (x, y) = parse_move(&e.ask(&format!("TURN {},{}", reply.0, reply.1)));
+            assert!(x < width && y < height && !played.contains(&(x, y)), "{start}: {x},{y}");
+            played.push((x, y));
+        }
+    }
 }
 
 #[test]
@@ -701,5 +732,5 @@ fn yixin_board_balance_and_search_defend() {
     assert!(lines.iter().all(|l| well_formed(l)), "{lines:?}");
     e.send("START 5");
     assert_eq!(e.answer(), "OK");
-    assert_eq!(e.ask("YXSEARCHDEFEND"), "ERROR YXSEARCHDEFEND needs a 15x15 board");
+    assert_eq!(e.ask("YXSEARCHDEFEND"), "ERROR YXSEARCHDEFEND needs a board larger than 5x5");
 }

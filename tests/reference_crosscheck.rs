@@ -1,16 +1,18 @@
 //! The bitboard engine against the naive array board of `reference/`: stones, outcomes and
-//! perft on seeded random positions of every size under both rules.
+//! perft on seeded random positions of every kind of size (square, rectangular, the types' largest
+//! and smaller) under every rule.
 
 mod reference;
 
-use mnk_engine::bitboard::{Bits16, Bits32, Bits256};
+use mnk_engine::bitboard::{Bitboard, Bits16, Bits32, Bits256};
 use mnk_engine::board::Board;
 use mnk_engine::color::Color;
+use mnk_engine::geometry::Geometry;
 use mnk_engine::outcome::Outcome;
 use mnk_engine::perft::perft;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
-use mnk_engine::size::Size;
+use mnk_engine::size::{BoardSize, Size};
 use reference::{NaiveBoard, NaiveOutcome, NaiveRule};
 
 fn naive_outcome(outcome: Outcome) -> NaiveOutcome {
@@ -23,11 +25,11 @@ fn naive_outcome(outcome: Outcome) -> NaiveOutcome {
 }
 
 fn assert_same<B: Size>(board: &Board<B>, naive: &NaiveBoard) {
-    let g = B::GEOMETRY;
+    let g = board.geometry();
     assert!(board.is_consistent());
     assert_eq!(naive_outcome(board.outcome()), naive.outcome, "outcome after {:?}", naive.moves);
-    for y in 0..g.side() {
-        for x in 0..g.side() {
+    for y in 0..g.height() {
+        for x in 0..g.width() {
             let stone = board.stone_at(g.cell(x, y).unwrap()).map(|c| c.index() as u8);
             assert_eq!(stone, naive.cells[y][x], "({x},{y}) after {:?}", naive.moves);
         }
@@ -35,23 +37,24 @@ fn assert_same<B: Size>(board: &Board<B>, naive: &NaiveBoard) {
 }
 
 /// Plays a random game on both boards, comparing after every move, and returns the positions
-/// seen (as move lists). On 15×15, moves stay inside a `window`×`window` square so lines and
-/// overlines happen often.
+/// seen (as move lists), on a board of geometry `g`. Moves stay inside a `window`×`window`
+/// square (at most the board) so lines and overlines happen often.
 fn random_game<B: Size>(
     rng: &mut SplitMix64,
+    g: Geometry,
     rule: Rule,
     window: usize,
 ) -> Vec<Vec<(usize, usize)>> {
-    let g = B::GEOMETRY;
-    let mut board = Board::<B>::new(rule);
-    let mut naive = NaiveBoard::new(g.side(), g.k(), NaiveRule::of(rule));
-    let (ox, oy) = (rng.below(g.side() - window + 1), rng.below(g.side() - window + 1));
+    let mut board = Board::<B>::with_geometry(g, rule);
+    let mut naive = NaiveBoard::new(g.width(), g.height(), g.k(), NaiveRule::of(rule));
+    let (wx, wy) = (window.min(g.width()), window.min(g.height()));
+    let (ox, oy) = (rng.below(g.width() - wx + 1), rng.below(g.height() - wy + 1));
     let mut seen = Vec::new();
     while naive.outcome == NaiveOutcome::Ongoing {
         let mut candidates: Vec<(usize, usize)> = naive
             .empty_cells()
             .into_iter()
-            .filter(|&(x, y)| x >= ox && x < ox + window && y >= oy && y < oy + window)
+            .filter(|&(x, y)| x >= ox && x < ox + wx && y >= oy && y < oy + wy)
             .collect();
         // Draw moves until one is legal; every forbidden one must be refused by both boards.
         let mut chosen = None;
@@ -59,7 +62,7 @@ fn random_game<B: Size>(
             let (x, y) = candidates.swap_remove(rng.below(candidates.len()));
             let forbidden = rule == Rule::Renju
                 && naive.to_move() == 0
-                && g.side() > g.k()
+                && !g.lines_span_board()
                 && naive.forbidden(x, y, 8);
             if forbidden {
                 let refused = board.try_play_at(x, y);
@@ -89,12 +92,12 @@ fn random_game<B: Size>(
     seen
 }
 
-fn boards_agree_on_random_games<B: Size>(games: usize, window: usize) -> usize {
-    let mut rng = SplitMix64::new(0xC0FFEE ^ B::GEOMETRY.side() as u64);
+fn boards_agree_on_random_games<B: Size>(g: Geometry, games: usize, window: usize) -> usize {
+    let mut rng = SplitMix64::new(0xC0FFEE ^ (g.width() * 32 + g.height()) as u64);
     let mut positions = 0;
     for rule in Rule::ALL {
         for _ in 0..games {
-            positions += random_game::<B>(&mut rng, rule, window).len();
+            positions += random_game::<B>(&mut rng, g, rule, window).len();
         }
     }
     positions
@@ -102,26 +105,46 @@ fn boards_agree_on_random_games<B: Size>(games: usize, window: usize) -> usize {
 
 #[test]
 fn reference_and_bitboard_boards_agree_on_thousands_of_positions() {
-    let mut positions = boards_agree_on_random_games::<Bits16>(300, 3);
-    positions += boards_agree_on_random_games::<Bits32>(200, 5);
-    positions += boards_agree_on_random_games::<Bits256>(40, 7);
-    positions += boards_agree_on_random_games::<Bits256>(10, 15);
+    let mut positions = boards_agree_on_random_games::<Bits16>(Bits16::GEOMETRY, 300, 3);
+    positions += boards_agree_on_random_games::<Bits32>(Bits32::GEOMETRY, 200, 5);
+    positions += boards_agree_on_random_games::<Bits256>(Bits256::GEOMETRY, 40, 7);
+    positions += boards_agree_on_random_games::<Bits256>(Bits256::GEOMETRY, 10, 15);
     assert!(positions > 5_000, "only {positions} positions compared");
+}
+
+/// Boards smaller than their type's largest, square and not: whole-board random games (the
+/// edges and corners in play) under every rule agree with the reference move by move, and
+/// every incremental structure with its recomputation (`assert_same` checks
+/// `Board::is_consistent`, which rebuilds the line keys).
+#[test]
+fn reference_and_bitboard_boards_agree_on_every_kind_of_size() {
+    let mut positions = 0;
+    for (width, height) in [(6, 6), (11, 11), (7, 5), (5, 13), (15, 9), (12, 14)] {
+        let g = BoardSize::new(width, height).unwrap().geometry();
+        positions += boards_agree_on_random_games::<Bits256>(g, 6, 15);
+    }
+    assert!(positions > 2_000, "only {positions} positions compared");
 }
 
 /// Perft of the engine and of the naive board on `count` random positions of `B`, where the
 /// position after a random prefix of a random game has at most `max_empty` empty cells in play.
-fn perft_agrees<B: Size>(rule: Rule, seed: u64, count: usize, window: usize, depth: u32) {
-    let g = B::GEOMETRY;
+fn perft_agrees<B: Size>(
+    g: Geometry,
+    rule: Rule,
+    seed: u64,
+    count: usize,
+    window: usize,
+    depth: u32,
+) {
     let mut rng = SplitMix64::new(seed);
     let mut checked = 0;
     while checked < count {
-        let games = random_game::<B>(&mut rng, rule, window);
+        let games = random_game::<B>(&mut rng, g, rule, window);
         let Some(moves) = games.get(rng.below(games.len().max(1))) else {
             continue;
         };
-        let mut board = Board::<B>::from_points(rule, moves).unwrap();
-        let mut naive = NaiveBoard::new(g.side(), g.k(), NaiveRule::of(rule));
+        let mut board = Board::<B>::from_points_on(g, rule, moves).unwrap();
+        let mut naive = NaiveBoard::new(g.width(), g.height(), g.k(), NaiveRule::of(rule));
         for &(x, y) in moves {
             naive.play(x, y);
         }
@@ -135,15 +158,27 @@ fn perft_agrees<B: Size>(rule: Rule, seed: u64, count: usize, window: usize, dep
 #[test]
 fn perft_agrees_with_the_reference_on_small_boards() {
     for rule in Rule::ALL {
-        perft_agrees::<Bits16>(rule, 1, 200, 3, 4);
-        perft_agrees::<Bits32>(rule, 2, 60, 5, 3);
+        perft_agrees::<Bits16>(Bits16::GEOMETRY, rule, 1, 200, 3, 4);
+        perft_agrees::<Bits32>(Bits32::GEOMETRY, rule, 2, 60, 5, 3);
     }
 }
 
 #[test]
 fn perft_agrees_with_the_reference_on_gomoku_mid_game_positions() {
     for rule in Rule::ALL {
-        perft_agrees::<Bits256>(rule, 3, 12, 15, 2);
+        perft_agrees::<Bits256>(Bits256::GEOMETRY, rule, 3, 12, 15, 2);
+    }
+}
+
+/// Late positions of whole-board games on small and rectangular boards, where wins along
+/// the edges and in the corners, overlines and blocked fives are near.
+#[test]
+fn perft_agrees_with_the_reference_on_small_and_rectangular_boards() {
+    for (width, height) in [(6, 6), (11, 11), (9, 5), (6, 13)] {
+        let g = BoardSize::new(width, height).unwrap().geometry();
+        for rule in Rule::ALL {
+            perft_agrees::<Bits256>(g, rule, (width * height) as u64, 4, 15, 2);
+        }
     }
 }
 
@@ -161,7 +196,7 @@ fn perft_under_each_rule_differs_from_freestyle_where_it_should() {
     {
         tried += 1;
         assert!(tried < 600, "too few differing positions: {differing:?}");
-        let games = random_game::<Bits256>(&mut rng, Rule::Freestyle, 7);
+        let games = random_game::<Bits256>(&mut rng, Bits256::GEOMETRY, Rule::Freestyle, 7);
         // Late positions of a dense game differ most often.
         let Some(moves) = games.iter().rev().nth(1 + rng.below(4)) else { continue };
         let mut counts = [None; 5];
@@ -171,7 +206,7 @@ fn perft_under_each_rule_differs_from_freestyle_where_it_should() {
             if board.outcome().is_decided() {
                 continue;
             }
-            let mut naive = NaiveBoard::new(15, 5, NaiveRule::of(rule));
+            let mut naive = NaiveBoard::new(15, 15, 5, NaiveRule::of(rule));
             for &(x, y) in moves {
                 naive.play(x, y);
             }

@@ -8,6 +8,7 @@ use mnk_engine::board::Board;
 use mnk_engine::color::Color;
 use mnk_engine::notation::parse_moves;
 use mnk_engine::rules::Rule;
+use mnk_engine::size::BoardSize;
 use reference::{NaiveBoard, NaiveRule};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/renju-forbid-dev.txt");
@@ -70,7 +71,7 @@ fn engine_forbidden_points_match_every_position_of_the_data_file() {
 #[test]
 fn the_naive_reference_agrees_with_the_data_file() {
     for case in cases().iter().step_by(5) {
-        let mut naive = NaiveBoard::new(15, 5, NaiveRule::Renju);
+        let mut naive = NaiveBoard::new(15, 15, 5, NaiveRule::Renju);
         for (x, y) in parse_moves(&case.moves).unwrap() {
             naive.play(x, y);
         }
@@ -78,4 +79,41 @@ fn the_naive_reference_agrees_with_the_data_file() {
         let forbidden = empty.into_iter().filter(|&(x, y)| naive.forbidden(x, y, 8));
         assert_eq!(names(forbidden), case.forbidden, "moves={}", case.moves);
     }
+}
+
+/// The data file's positions moved into the top left corner of the smallest board (square or
+/// not, at least 5×5) that holds them with one free row and column: the board's edges now
+/// block fours and threes, and black's forbidden points on every empty cell must be the
+/// naive reference's on the same board.
+#[test]
+fn forbidden_points_near_the_edges_of_smaller_boards_match_the_reference() {
+    let mut compared = 0;
+    for case in cases().iter().step_by(4) {
+        let points = parse_moves(&case.moves).unwrap();
+        let (min_x, min_y) =
+            points.iter().fold((usize::MAX, usize::MAX), |(a, b), &(x, y)| (a.min(x), b.min(y)));
+        let moved: Vec<(usize, usize)> =
+            points.iter().map(|&(x, y)| (x - min_x, y - min_y)).collect();
+        let width = moved.iter().map(|p| p.0 + 2).max().unwrap_or(5).clamp(5, 15);
+        let height = moved.iter().map(|p| p.1 + 2).max().unwrap_or(5).clamp(5, 15);
+        let Some(size) = BoardSize::new(width, height) else { continue };
+        let g = size.geometry();
+        // (5×5 has no line patterns, and no renju forbidden points.)
+        if g.lines_span_board() {
+            continue;
+        }
+        // The moves stay legal: edges only take fours and threes away.
+        let Ok(board) = Board::<Bits256>::from_points_on(g, Rule::Renju, &moved) else {
+            continue;
+        };
+        let mut naive = NaiveBoard::new(width, height, 5, NaiveRule::Renju);
+        for &(x, y) in &moved {
+            naive.play(x, y);
+        }
+        let expected = naive.empty_cells().into_iter().filter(|&(x, y)| naive.forbidden(x, y, 8));
+        let got = board.forbidden_among(board.empty_cells()).iter().map(|c| g.xy(c));
+        assert_eq!(names(got), names(expected), "{width}x{height} moves={moved:?}");
+        compared += 1;
+    }
+    assert!(compared > 100, "{compared} positions compared");
 }

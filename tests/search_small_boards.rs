@@ -23,7 +23,7 @@ const MOVE_TIME: Duration = Duration::from_millis(10);
 
 fn naive_of<B: Size>(moves: &[(usize, usize)]) -> NaiveBoard {
     let g = B::GEOMETRY;
-    let mut naive = NaiveBoard::new(g.side(), g.k(), NaiveRule::Freestyle);
+    let mut naive = NaiveBoard::new(g.width(), g.height(), g.k(), NaiveRule::Freestyle);
     for &(x, y) in moves {
         naive.play(x, y);
     }
@@ -59,7 +59,7 @@ fn engine_move<B: Size>(
 
 #[test]
 fn tic_tac_toe_every_reachable_position_gets_the_exact_score_and_an_optimal_move() {
-    let positions = NaiveBoard::new(3, 3, NaiveRule::Freestyle).reachable_positions();
+    let positions = NaiveBoard::new(3, 3, 3, NaiveRule::Freestyle).reachable_positions();
     assert_eq!(positions.len(), 5_478);
     let mut tt = TranspositionTable::with_bytes(1 << 20);
     let mut plain_tt = TranspositionTable::with_bytes(1 << 20);
@@ -88,7 +88,7 @@ fn tic_tac_toe_every_reachable_position_gets_the_exact_score_and_an_optimal_move
 
 #[test]
 fn tic_tac_toe_multi_pv_lines_are_distinct_moves_with_exact_scores() {
-    let positions = NaiveBoard::new(3, 3, NaiveRule::Freestyle).reachable_positions();
+    let positions = NaiveBoard::new(3, 3, 3, NaiveRule::Freestyle).reachable_positions();
     let mut tt = TranspositionTable::with_bytes(1 << 20);
     let mut several_lines = 0;
     for moves in &positions {

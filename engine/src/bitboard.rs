@@ -1,21 +1,25 @@
-//! Bitboards: one set-of-cells vocabulary, three storage types.
+//! Bitboards: one set-of-cells vocabulary, three storage types (classes of boards).
 //!
-//! | board | type        | bits used  | stride |
-//! |-------|-------------|------------|--------|
-//! | 3×3   | [`Bits16`]  | 12 of 16   | 4      |
-//! | 5×5   | [`Bits32`]  | 30 of 32   | 6      |
-//! | 15×15 | [`Bits256`] | 240 of 256 | 16     |
+//! | boards            | type        | largest board | bits used  | stride |
+//! |-------------------|-------------|---------------|------------|--------|
+//! | 3×3               | [`Bits16`]  | 3×3           | 12 of 16   | 4      |
+//! | 5×5               | [`Bits32`]  | 5×5           | 30 of 32   | 6      |
+//! | up to 15×15       | [`Bits256`] | 15×15         | 240 of 256 | 16     |
 //!
-//! Every row is stored with one extra *guard column* on its right: cell (x, y) is bit
-//! `y * (side + 1) + x`. **Invariant: guard bits and the bits past the last row are always
-//! zero** in every bitboard that describes cells (stones, masks, move sets): the operators
-//! keep it (`!a` is the complement within the board, `a - b` the cells of `a` not in `b`).
+//! Every row is stored with at least one *guard column* on its right: cell (x, y) is bit
+//! `y * stride + x`, the stride being the type's (one more than its largest board's width).
+//! A smaller board of the same type ([`crate::geometry::Geometry::within`]) keeps the
+//! stride, so the columns past its width act as more guard columns. **Invariant: guard
+//! bits and the bits past the last row are always zero** in every bitboard that describes
+//! cells (stones, masks, move sets): the operators keep it (`!a` is the complement within
+//! the type's largest board, `a - b` the cells of `a` not in `b`); on a smaller board the
+//! board's own cells ([`Bitboard::cells_of`], kept by the board) bound every set of moves.
 //! Because of the guard column, shifting a set by one step in any of the four line
 //! directions never wraps a stone onto the opposite edge — it lands on a guard bit instead —
 //! so a k-in-a-row test is the same shift-and in all directions with no edge masks.
 //! `docs/bitboards.md` draws the layouts.
 //!
-//! A bitboard type is the set vocabulary of one board and knows only that board's geometry;
+//! A bitboard type is the set vocabulary of one class of boards and knows only its layout;
 //! what else a board size brings (the line state its boards keep, its win-line table) is in
 //! [`crate::size`].
 
@@ -67,11 +71,12 @@ pub trait Bitboard:
     + Sub<Output = Self>
     + Not<Output = Self>
 {
-    /// Board side, win length and stride of this storage type.
+    /// The largest board of this storage type: its width, height, win length and the
+    /// type's stride.
     const GEOMETRY: Geometry;
     /// The empty set.
     const EMPTY: Self;
-    /// Every on-board cell (guard bits clear).
+    /// Every cell of the largest board (guard bits clear).
     const FULL: Self;
     /// Number of storage bits (16, 32 or 256).
     const STORAGE_BITS: u32;
@@ -114,6 +119,13 @@ pub trait Bitboard:
         set
     }
 
+    /// The cells of a board of geometry `g` stored in this type (`g` within
+    /// [`Bitboard::GEOMETRY`], the type's largest board, with its stride).
+    fn cells_of(g: Geometry) -> Self {
+        debug_assert!(g.stride() == Self::GEOMETRY.stride());
+        g.all_cells().fold(Self::EMPTY, Self::with)
+    }
+
     /// Iterates over the cells in increasing index order.
     #[inline]
     fn iter(self) -> Cells<Self> {
@@ -133,13 +145,13 @@ pub trait Bitboard:
     fn from_picture(picture: &str) -> Option<Self> {
         let geometry = Self::GEOMETRY;
         let rows: Vec<&str> = picture.lines().filter(|l| !l.trim().is_empty()).collect();
-        if rows.len() != geometry.side() {
+        if rows.len() != geometry.height() {
             return None;
         }
         let mut set = Self::EMPTY;
         for (y, row) in rows.iter().enumerate() {
             let marks: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
-            if marks.len() != geometry.side() {
+            if marks.len() != geometry.width() {
                 return None;
             }
             for (x, mark) in marks.into_iter().enumerate() {
@@ -180,8 +192,8 @@ impl<B: Bitboard> ExactSizeIterator for Cells<B> {}
 /// Writes `set` as a picture, one text row per board row (`x` a member, `.` not).
 fn write_picture<B: Bitboard>(set: B, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     let geometry = B::GEOMETRY;
-    for y in 0..geometry.side() {
-        for x in 0..geometry.side() {
+    for y in 0..geometry.height() {
+        for x in 0..geometry.width() {
             if x > 0 {
                 f.write_str(" ")?;
             }
@@ -204,14 +216,14 @@ const fn picture_limbs(picture: &str, geometry: Geometry) -> [u64; 4] {
             b' ' | b'\t' | b'\r' => {}
             b'\n' | b'/' => {
                 if x != 0 {
-                    assert!(x == geometry.side(), "a picture row has the wrong length");
+                    assert!(x == geometry.width(), "a picture row has the wrong length");
                     x = 0;
                     y += 1;
                 }
             }
             mark => {
                 assert!(mark == b'x' || mark == b'X' || mark == b'.', "a picture holds x and .");
-                assert!(x < geometry.side() && y < geometry.side(), "the picture is too large");
+                assert!(x < geometry.width() && y < geometry.height(), "the picture is too large");
                 if mark != b'.' {
                     let bit = y * geometry.stride() + x;
                     limbs[bit / 64] |= 1 << (bit % 64);
@@ -221,9 +233,9 @@ const fn picture_limbs(picture: &str, geometry: Geometry) -> [u64; 4] {
         }
         i += 1;
     }
-    assert!(x == 0 || x == geometry.side(), "a picture row has the wrong length");
+    assert!(x == 0 || x == geometry.width(), "a picture row has the wrong length");
     let rows = if x == 0 { y } else { y + 1 };
-    assert!(rows == geometry.side(), "a picture has one row per board row");
+    assert!(rows == geometry.height(), "a picture has one row per board row");
     limbs
 }
 
@@ -250,9 +262,9 @@ macro_rules! word_bitboard {
                 let g = Self::GEOMETRY;
                 let mut full: $raw = 0;
                 let mut y = 0;
-                while y < g.side() {
+                while y < g.height() {
                     let mut x = 0;
-                    while x < g.side() {
+                    while x < g.width() {
                         full |= 1 << (y * g.stride() + x);
                         x += 1;
                     }
@@ -374,7 +386,7 @@ mod tests {
 
     fn every_cell<B: Bitboard>() -> Vec<Cell> {
         let g = B::GEOMETRY;
-        (0..g.side()).flat_map(|y| (0..g.side()).map(move |x| g.cell(x, y).unwrap())).collect()
+        g.all_cells().collect()
     }
 
     fn set_vocabulary_works<B: Bitboard>() {
@@ -403,7 +415,7 @@ mod tests {
             let (x, y) = g.xy(c);
             for dir in Direction::ALL {
                 let (dx, dy) = dir.delta();
-                for steps in -(g.side() as i32 - 1)..(g.side() as i32) {
+                for steps in -(g.width() as i32 - 1)..(g.width() as i32) {
                     let got = B::from_cell(c).shift(dir, steps);
                     let (nx, ny) = (x as i32 + dx * steps, y as i32 + dy * steps);
                     let expected = g.cell_i32(nx, ny).map_or(B::EMPTY, B::from_cell);

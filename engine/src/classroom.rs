@@ -35,7 +35,7 @@ use arrayvec::ArrayVec;
 
 use crate::board::Board;
 use crate::color::Color;
-use crate::geometry::{Cell, Direction};
+use crate::geometry::{Cell, Direction, Geometry};
 use crate::outcome::Outcome;
 use crate::report::{PvLine, SearchResult};
 use crate::score::{MAX_EVAL, Score, loss_in, win_in};
@@ -127,8 +127,7 @@ pub fn line_score(line: &[u8], color: Color) -> i32 {
 
 /// The board's rows, columns and diagonals that can hold `k` in a row, each as its cells in
 /// order.
-fn board_lines<B: Size>() -> Vec<ArrayVec<Cell, MAX_LINE>> {
-    let g = B::GEOMETRY;
+fn board_lines(g: Geometry) -> Vec<ArrayVec<Cell, MAX_LINE>> {
     let mut lines = Vec::new();
     for dir in Direction::ALL {
         let (dx, dy) = dir.delta();
@@ -171,9 +170,9 @@ struct Classroom<'a, B: Size> {
 
 impl<'a, B: Size> Classroom<'a, B> {
     fn new(board: &Board<B>, stop: Option<&'a AtomicBool>) -> Self {
-        let lines = board_lines::<B>();
-        let g = B::GEOMETRY;
-        let mut through = vec![ArrayVec::new(); g.stride() * g.side()];
+        let g = board.geometry();
+        let lines = board_lines(g);
+        let mut through = vec![ArrayVec::new(); g.slots()];
         for (i, line) in lines.iter().enumerate() {
             for (pos, cell) in line.iter().enumerate() {
                 through[cell.index()].push((i as u16, pos as u8));
@@ -272,21 +271,20 @@ impl<'a, B: Size> Classroom<'a, B> {
     /// The moves to search, best first: the blocks when the opponent has a four, else the
     /// legal cells next to a stone (the centre on an empty board).
     fn ordered_moves(&mut self) -> Vec<Cell> {
-        let g = B::GEOMETRY;
+        let g = self.board.geometry();
         let us = self.board.side_to_move();
         let occupied = self.board.occupied();
         let threats = self.board.winning_cells(us.opponent());
         let mut moves = if !threats.is_empty() {
             threats
         } else if occupied.is_empty() {
-            let c = g.side() / 2;
-            B::from_cell(g.cell(c, c).expect("the centre is on the board"))
+            B::from_cell(g.cell(g.width() / 2, g.height() / 2).expect("the centre is on the board"))
         } else {
             let mut near = B::EMPTY;
             for dir in Direction::ALL {
                 near |= occupied.shift(dir, 1) | occupied.shift(dir, -1);
             }
-            near - occupied
+            near & self.board.empty_cells()
         };
         if self.board.renju_black_to_move() {
             moves = moves - self.board.forbidden_among(moves);
@@ -506,7 +504,7 @@ mod tests {
 
     #[test]
     fn every_cell_lies_on_its_four_lines_where_they_hold_five() {
-        let lines = board_lines::<Bits256>();
+        let lines = board_lines(Bits256::GEOMETRY);
         // 15 rows, 15 columns and 2 × 21 diagonals of five cells or more.
         assert_eq!(lines.len(), 72);
         let start = board(Rule::Freestyle, "");

@@ -16,13 +16,17 @@ use crate::size::BoardSize;
 
 /// A position on a board of one of the supported sizes.
 #[derive(Clone, Debug)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "a session holds one game; boxing would add an indirection to every dispatch"
+)]
 pub enum Game {
     /// 3×3.
     Three(Board<Bits16>),
     /// 5×5.
     Five(Board<Bits32>),
-    /// 15×15.
-    Fifteen(Board<Bits256>),
+    /// Every other size (up to 15×15), five in a row.
+    Gomoku(Board<Bits256>),
 }
 
 /// Runs `$body` with `$b` bound to the board inside a [`Game`] (a reference to it when the
@@ -33,7 +37,7 @@ pub enum Game {
 /// use mnk_engine::game::Game;
 /// use mnk_engine::size::BoardSize;
 /// use mnk_engine::{rules::Rule, with_game};
-/// let game = Game::from_notation(BoardSize::Five, Rule::Freestyle, "c3").unwrap();
+/// let game = Game::from_notation(BoardSize::FIVE, Rule::Freestyle, "c3").unwrap();
 /// let legal = with_game!(&game, b => b.empty_cells().iter().count());
 /// assert_eq!(legal, 24);
 /// ```
@@ -43,7 +47,7 @@ macro_rules! with_game {
         match $game {
             $crate::game::Game::Three($b) => $body,
             $crate::game::Game::Five($b) => $body,
-            $crate::game::Game::Fifteen($b) => $body,
+            $crate::game::Game::Gomoku($b) => $body,
         }
     };
 }
@@ -52,9 +56,9 @@ impl Game {
     /// An empty board of `size` under `rule`.
     pub fn new(size: BoardSize, rule: Rule) -> Game {
         match size {
-            BoardSize::Three => Game::Three(Board::new(rule)),
-            BoardSize::Five => Game::Five(Board::new(rule)),
-            BoardSize::Fifteen => Game::Fifteen(Board::new(rule)),
+            BoardSize::THREE => Game::Three(Board::new(rule)),
+            BoardSize::FIVE => Game::Five(Board::new(rule)),
+            _ => Game::Gomoku(Board::with_geometry(size.geometry(), rule)),
         }
     }
 
@@ -78,16 +82,13 @@ impl Game {
 
     /// The board size.
     pub fn size(&self) -> BoardSize {
-        match self {
-            Game::Three(_) => BoardSize::Three,
-            Game::Five(_) => BoardSize::Five,
-            Game::Fifteen(_) => BoardSize::Fifteen,
-        }
+        let g = self.geometry();
+        BoardSize::new(g.width(), g.height()).expect("a game's board is a size mnk plays")
     }
 
     /// The geometry of the board.
     pub fn geometry(&self) -> Geometry {
-        self.size().geometry()
+        with_game!(self, b => b.geometry())
     }
 
     /// The (x, y) of `cell` on this board.

@@ -2,7 +2,7 @@
 //!
 //! Coordinates follow the Gomocup protocol: `x` is the column and `y` the row, both 0-based,
 //! origin top-left. A [`Cell`] is the bit index of a square in the guard-column layout,
-//! `y * (side + 1) + x` (see [`crate::bitboard`]). Only a [`Geometry`] turns coordinates into
+//! `y * stride + x` (see [`crate::bitboard`]). Only a [`Geometry`] turns coordinates into
 //! cells, so a `Cell` built through it is always on its board.
 
 use std::fmt;
@@ -69,36 +69,79 @@ impl Direction {
     }
 }
 
-/// Size facts of one board: side length, win length `k`, row stride.
+/// Size facts of one board: width and height, win length `k`, row stride.
+///
+/// The stride is the storage class's (see [`crate::bitboard`]): every board of one
+/// bitboard type shares it, so shifts by a line step are the same constant on all of them;
+/// the cells of a row past the board's width, like the guard column, never hold a stone.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
 pub struct Geometry {
-    side: usize,
-    k: usize,
+    width: u8,
+    height: u8,
+    k: u8,
+    stride: u8,
 }
 
 impl Geometry {
-    /// A square board of `side` cells per row where `k` in a row wins.
+    /// A square board of `side` cells per row where `k` in a row wins, with one guard
+    /// column (stride `side + 1`).
     pub const fn new(side: usize, k: usize) -> Geometry {
-        assert!(side >= 1 && k >= 1 && k <= side);
-        Geometry { side, k }
+        Geometry::rect(side, side, k, side + 1)
     }
 
-    /// Cells per row and per column.
+    /// A `width` × `height` board where `k` in a row wins, stored with rows `stride` bits
+    /// apart (`stride > width`: at least one guard column).
+    pub const fn rect(width: usize, height: usize, k: usize, stride: usize) -> Geometry {
+        assert!(width >= 1 && height >= 1 && k >= 1 && k <= width && k <= height);
+        assert!(stride > width && stride * height <= 1024);
+        Geometry { width: width as u8, height: height as u8, k: k as u8, stride: stride as u8 }
+    }
+
+    /// This board's size stored in `layout`'s class: its stride, and a board that fits in
+    /// `layout` (the class's largest board).
+    pub const fn within(self, layout: Geometry) -> Option<Geometry> {
+        if self.width <= layout.width && self.height <= layout.height {
+            Some(Geometry { stride: layout.stride, ..self })
+        } else {
+            None
+        }
+    }
+
+    /// Cells per row.
     #[inline(always)]
-    pub const fn side(self) -> usize {
-        self.side
+    pub const fn width(self) -> usize {
+        self.width as usize
+    }
+
+    /// Rows.
+    #[inline(always)]
+    pub const fn height(self) -> usize {
+        self.height as usize
+    }
+
+    /// Whether the board is square (all 8 symmetries map it onto itself, not only 4).
+    #[inline(always)]
+    pub const fn is_square(self) -> bool {
+        self.width == self.height
     }
 
     /// Stones in a row that win (`k`).
     #[inline(always)]
     pub const fn k(self) -> usize {
-        self.k
+        self.k as usize
     }
 
-    /// Bit distance between vertically adjacent cells (`side + 1`, one guard column).
+    /// Bit distance between vertically adjacent cells (at least `width + 1`: one guard
+    /// column).
     #[inline(always)]
     pub const fn stride(self) -> usize {
-        self.side + 1
+        self.stride as usize
+    }
+
+    /// Storage bits the rows take: `stride · height`.
+    #[inline(always)]
+    pub const fn slots(self) -> usize {
+        self.stride() * self.height()
     }
 
     /// Whether every line of the board is exactly `k` long (3×3 and 5×5): then no overline
@@ -106,19 +149,19 @@ impl Geometry {
     /// small-board code (win test, live lines, pairing strategies) relies on.
     #[inline(always)]
     pub const fn lines_span_board(self) -> bool {
-        self.side == self.k
+        self.width == self.k && self.height == self.k
     }
 
     /// Number of cells on the board.
     #[inline(always)]
     pub const fn cells(self) -> usize {
-        self.side * self.side
+        self.width() * self.height()
     }
 
     /// The cell at column `x`, row `y`, or `None` off the board.
     #[inline]
     pub const fn cell(self, x: usize, y: usize) -> Option<Cell> {
-        if x < self.side && y < self.side {
+        if x < self.width() && y < self.height() {
             Some(Cell((y * self.stride() + x) as u8))
         } else {
             None
@@ -142,22 +185,28 @@ impl Geometry {
     #[inline]
     pub const fn is_on_board(self, cell: Cell) -> bool {
         let (x, y) = self.xy(cell);
-        x < self.side && y < self.side
+        x < self.width() && y < self.height()
     }
 
     /// All on-board cells in increasing index order (row by row).
     pub fn all_cells(self) -> impl Iterator<Item = Cell> {
-        (0..self.side).flat_map(move |y| {
-            (0..self.side).map(move |x| self.cell(x, y).expect("coordinates are on the board"))
+        (0..self.height()).flat_map(move |y| {
+            (0..self.width()).map(move |x| self.cell(x, y).expect("coordinates are on the board"))
         })
     }
 
-    /// The image of `cell` under `symmetry`.
+    /// The image of `cell` under `symmetry`, one of the board's [`Geometry::symmetries`].
     #[inline]
     pub const fn transform(self, symmetry: Symmetry, cell: Cell) -> Cell {
         let (x, y) = self.xy(cell);
-        let (tx, ty) = symmetry.apply(x, y, self.side);
+        let (tx, ty) = symmetry.apply(x, y, self.width(), self.height());
         Cell((ty * self.stride() + tx) as u8)
+    }
+
+    /// The symmetries that map the board onto itself: all 8 of a square, the 4 that keep
+    /// rows rows ([`Symmetry::RECTANGLE`]) otherwise.
+    pub const fn symmetries(self) -> &'static [Symmetry] {
+        if self.is_square() { &Symmetry::ALL } else { &Symmetry::RECTANGLE }
     }
 
     /// The cell written as the protocol writes it: `x,y`.
@@ -216,10 +265,15 @@ impl Symmetry {
         Symmetry::AntiTranspose,
     ];
 
-    /// Applies the symmetry to (x, y) on a board of side `n`.
+    /// The symmetries of a board that is not square: those that keep rows rows.
+    pub const RECTANGLE: [Symmetry; 4] =
+        [Symmetry::Identity, Symmetry::Rotate180, Symmetry::FlipHorizontal, Symmetry::FlipVertical];
+
+    /// Applies the symmetry to (x, y) on a board `width` × `height` (square for the
+    /// symmetries that swap rows and columns).
     #[inline]
-    pub const fn apply(self, x: usize, y: usize, n: usize) -> (usize, usize) {
-        let (rx, ry) = (n - 1 - x, n - 1 - y);
+    pub const fn apply(self, x: usize, y: usize, width: usize, height: usize) -> (usize, usize) {
+        let (rx, ry) = (width - 1 - x, height - 1 - y);
         match self {
             Symmetry::Identity => (x, y),
             Symmetry::Rotate90 => (ry, x),
@@ -262,12 +316,35 @@ mod tests {
                 assert_eq!(g.cell(x, y), Some(c));
                 assert!(g.is_on_board(c));
             }
-            assert_eq!(g.cell(g.side(), 0), None);
-            assert_eq!(g.cell(0, g.side()), None);
+            assert_eq!(g.cell(g.width(), 0), None);
+            assert_eq!(g.cell(0, g.height()), None);
             assert_eq!(g.cell_i32(-1, 0), None);
             // The guard bit of row 0 is not a cell.
-            assert!(!g.is_on_board(Cell::from_index(g.side() as u8)));
+            assert!(!g.is_on_board(Cell::from_index(g.width() as u8)));
         }
+    }
+
+    #[test]
+    fn a_smaller_board_keeps_its_types_stride() {
+        let layout = Geometry::new(15, 5);
+        let g = Geometry::rect(11, 7, 5, 12).within(layout).unwrap();
+        assert_eq!((g.width(), g.height(), g.stride(), g.cells(), g.slots()), (11, 7, 16, 77, 112));
+        assert_eq!(g.cell(10, 6).map(Cell::index), Some(6 * 16 + 10));
+        assert_eq!(g.cell(11, 0), None);
+        assert_eq!(g.cell(0, 7), None);
+        assert!(!g.is_on_board(Cell::from_index(11)), "past the width: a guard column");
+        assert_eq!(g.all_cells().count(), 77);
+        assert!(Geometry::new(16, 5).within(layout).is_none());
+        assert!(!g.is_square() && !g.lines_span_board());
+        // A rectangle maps onto itself under the four symmetries that keep rows rows.
+        for &s in g.symmetries() {
+            for cell in g.all_cells() {
+                assert!(g.is_on_board(g.transform(s, cell)), "{s}");
+                assert_eq!(g.transform(s.inverse(), g.transform(s, cell)), cell);
+            }
+        }
+        assert_eq!(g.symmetries().len(), 4);
+        assert_eq!(layout.symmetries().len(), 8);
     }
 
     #[test]
@@ -285,7 +362,7 @@ mod tests {
             (0..n).flat_map(|y| (0..n).map(move |x| (x, y))).collect();
         let images: Vec<Vec<(usize, usize)>> = Symmetry::ALL
             .iter()
-            .map(|s| points.iter().map(|&(x, y)| s.apply(x, y, n)).collect())
+            .map(|s| points.iter().map(|&(x, y)| s.apply(x, y, n, n)).collect())
             .collect();
         // All 8 are distinct permutations of the board.
         for (i, a) in images.iter().enumerate() {
@@ -300,14 +377,14 @@ mod tests {
         }
         for s in Symmetry::ALL {
             for &(x, y) in &points {
-                let (tx, ty) = s.apply(x, y, n);
-                assert_eq!(s.inverse().apply(tx, ty, n), (x, y), "{s} inverse");
+                let (tx, ty) = s.apply(x, y, n, n);
+                assert_eq!(s.inverse().apply(tx, ty, n, n), (x, y), "{s} inverse");
             }
         }
         // Four quarter turns are the identity.
         let (mut x, mut y) = (1, 0);
         for _ in 0..4 {
-            (x, y) = Symmetry::Rotate90.apply(x, y, n);
+            (x, y) = Symmetry::Rotate90.apply(x, y, n, n);
         }
         assert_eq!((x, y), (1, 0));
     }

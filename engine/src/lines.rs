@@ -55,7 +55,7 @@ impl<B: Bitboard> LineTable<B> {
                 lines.push(Line { mask, start, direction: dir });
             }
         }
-        let slots = (g.stride() * g.side()) as u16;
+        let slots = g.slots() as u16;
         let mut through_masks = Vec::new();
         let mut through_start = Vec::with_capacity(slots as usize + 1);
         for index in 0..slots {
@@ -138,7 +138,7 @@ mod tests {
             })
             .collect();
         assert_eq!(generated.len(), expected_count, "no duplicate windows");
-        assert_eq!(generated, naive_windows(g.side() as i32, g.k() as i32));
+        assert_eq!(generated, naive_windows(g.width() as i32, g.k() as i32));
         for cell in g.all_cells() {
             let naive: Vec<B> =
                 table.lines().iter().filter(|l| l.mask.contains(cell)).map(|l| l.mask).collect();

@@ -16,14 +16,14 @@ pub const NEIGHBOURHOOD: i32 = 2;
 
 /// The cells worth searching for the side to move (a subset of the legal moves).
 pub fn candidates<B: Size>(board: &Board<B>) -> B {
-    let g = B::GEOMETRY;
+    let g = board.geometry();
     if g.lines_span_board() || board.outcome().is_decided() {
         return board.legal_moves();
     }
     let occupied = board.occupied();
     if occupied.is_empty() {
-        let c = g.side() / 2;
-        return B::from_cell(g.cell(c, c).expect("the centre is on the board"));
+        let centre = g.cell(g.width() / 2, g.height() / 2).expect("the centre is on the board");
+        return B::from_cell(centre);
     }
     let mut near = B::EMPTY;
     for &d in &Direction::ALL {
@@ -31,7 +31,7 @@ pub fn candidates<B: Size>(board: &Board<B>) -> B {
             near |= occupied.shift(d, k) | occupied.shift(d, -k);
         }
     }
-    let near = near - occupied;
+    let near = near & board.empty_cells();
     if board.renju_black_to_move() {
         // Forbidden points are looked for only among the candidates.
         let allowed = near - board.forbidden_among(near);

@@ -159,7 +159,7 @@ impl Overlay<'_> {
     /// With black on `cell`, whether its three along `dir` can become a straight four
     /// through `cell` by a move that is not forbidden.
     fn is_real_three(&mut self, cell: Cell, dir: usize, depth: u32) -> bool {
-        let line = LineKeys::line_cells(cell, dir);
+        let line = self.keys.line_cells(cell, dir);
         for i in 1..2 * HALF {
             let Some(e) = line[i] else { continue };
             if i == HALF || self.occupied.contains(e) {

@@ -2,13 +2,14 @@
 //! set operations: [`crate::bitboard`]), the incremental line state its boards keep, its
 //! win-line table and its renju forbidden points ([`Size`]); the sizes mnk plays, chosen at
 //! run time ([`BoardSize`]). A run-time size becomes a type in one place: a
-//! [`crate::game::Game`] of that size.
+//! [`crate::game::Game`] of that size. Within a type the width and height are values
+//! ([`Geometry`]), kept by each board.
 //!
-//! | size  | type        | line state | lines |
-//! |-------|-------------|------------|-------|
-//! | 3×3   | [`Bits16`]  | none       | 8     |
-//! | 5×5   | [`Bits32`]  | none       | 12    |
-//! | 15×15 | [`Bits256`] | [`LineKeys`] | 572 |
+//! | sizes                 | type        | line state   |
+//! |-----------------------|-------------|--------------|
+//! | 3×3                   | [`Bits16`]  | none         |
+//! | 5×5                   | [`Bits32`]  | none         |
+//! | 5..15 × 5..15, others | [`Bits256`] | [`LineKeys`] |
 
 use std::fmt;
 use std::str::FromStr;
@@ -22,11 +23,12 @@ use crate::pattern::keys::{LineKeys, LineState, NoLines};
 /// The bitboard type of a board size, with what boards of that size keep besides their
 /// stones. Board code is generic over it: `Board<B: Size>`.
 pub trait Size: Bitboard {
-    /// The incremental line state boards of this size keep: line keys on 15×15, nothing on
+    /// The incremental line state boards of this size keep: line keys on gomoku boards, nothing on
     /// the small boards, whose lines span the board and need no patterns.
     type Lines: LineState<Self>;
 
-    /// The generated win-line table of this size.
+    /// The generated win-line table of the type's largest board (read where lines span the
+    /// board, whose only board that is).
     fn line_table() -> &'static LineTable<Self>;
 
     /// Black's renju-forbidden cells among the empty `candidates`, read off the line state
@@ -75,63 +77,107 @@ impl Size for Bits256 {
     }
 }
 
-/// The board sizes mnk plays, for choosing a bitboard type at run time.
+/// Fewest cells per row or column of a board with five in a row (besides 3×3).
+pub const MIN_SIDE: usize = 5;
+/// Most cells per row or column mnk plays.
+pub const MAX_SIDE: usize = 15;
+
+/// A board size mnk plays: 3×3 (three in a row), or any width and height from
+/// [`MIN_SIDE`] to [`MAX_SIDE`] (five in a row). Chooses the bitboard type at run time (see
+/// [`crate::game::Game`]): 3×3 [`Bits16`], 5×5 [`Bits32`], every other size [`Bits256`].
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
-pub enum BoardSize {
-    /// 3×3, three in a row ([`Bits16`]).
-    Three,
-    /// 5×5, five in a row ([`Bits32`]).
-    Five,
-    /// 15×15, five in a row ([`Bits256`]).
-    Fifteen,
+pub struct BoardSize {
+    width: u8,
+    height: u8,
 }
 
 impl BoardSize {
-    /// Every size, smallest first.
-    pub const ALL: [BoardSize; 3] = [BoardSize::Three, BoardSize::Five, BoardSize::Fifteen];
+    /// 3×3, three in a row.
+    pub const THREE: BoardSize = BoardSize { width: 3, height: 3 };
+    /// 5×5, five in a row.
+    pub const FIVE: BoardSize = BoardSize { width: 5, height: 5 };
+    /// 15×15, five in a row.
+    pub const FIFTEEN: BoardSize = BoardSize { width: 15, height: 15 };
 
-    /// The size with `side` cells per row, if mnk plays it.
-    pub const fn from_side(side: usize) -> Option<BoardSize> {
-        match side {
-            3 => Some(BoardSize::Three),
-            5 => Some(BoardSize::Five),
-            15 => Some(BoardSize::Fifteen),
-            _ => None,
+    /// The board `width` × `height`, if mnk plays it.
+    pub const fn new(width: usize, height: usize) -> Option<BoardSize> {
+        let three = width == 3 && height == 3;
+        let five =
+            width >= MIN_SIDE && width <= MAX_SIDE && height >= MIN_SIDE && height <= MAX_SIDE;
+        if three || five {
+            Some(BoardSize { width: width as u8, height: height as u8 })
+        } else {
+            None
         }
     }
 
-    /// The geometry of the size (side, win length, stride).
+    /// The square board with `side` cells per row, if mnk plays it.
+    pub const fn from_side(side: usize) -> Option<BoardSize> {
+        BoardSize::new(side, side)
+    }
+
+    /// Every square size, smallest first.
+    pub fn squares() -> impl Iterator<Item = BoardSize> {
+        (3..=MAX_SIDE).filter_map(BoardSize::from_side)
+    }
+
+    /// The geometry of the size (width, height, win length, and the stride of its bitboard
+    /// type).
     pub const fn geometry(self) -> Geometry {
-        match self {
-            BoardSize::Three => Bits16::GEOMETRY,
-            BoardSize::Five => Bits32::GEOMETRY,
-            BoardSize::Fifteen => Bits256::GEOMETRY,
+        let (w, h) = (self.width as usize, self.height as usize);
+        if w == 3 && h == 3 {
+            Bits16::GEOMETRY
+        } else if w == 5 && h == 5 {
+            Bits32::GEOMETRY
+        } else {
+            Geometry::rect(w, h, 5, Bits256::GEOMETRY.stride())
         }
     }
 
     /// Cells per row.
-    pub const fn side(self) -> usize {
-        match self {
-            BoardSize::Three => 3,
-            BoardSize::Five => 5,
-            BoardSize::Fifteen => 15,
-        }
+    pub const fn width(self) -> usize {
+        self.width as usize
+    }
+
+    /// Rows.
+    pub const fn height(self) -> usize {
+        self.height as usize
+    }
+
+    /// Whether the board is square.
+    pub const fn is_square(self) -> bool {
+        self.width == self.height
+    }
+
+    /// Whether every line of the board is a win line (3×3, 5×5): the boards solved exactly,
+    /// with no line patterns.
+    pub const fn is_small(self) -> bool {
+        self.geometry().lines_span_board()
+    }
+
+    /// The size as `--size` takes it: `N` for a square board, `WxH` otherwise.
+    pub fn arg(self) -> String {
+        if self.is_square() { self.width.to_string() } else { self.to_string() }
     }
 }
 
 impl fmt::Display for BoardSize {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{0}x{0}", self.side())
+        write!(f, "{}x{}", self.width, self.height)
     }
 }
 
-/// A board side that mnk does not play.
+/// A board size that mnk does not play.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnsupportedSize(pub String);
 
 impl fmt::Display for UnsupportedSize {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unsupported board size '{}' (expected 3, 5 or 15)", self.0)
+        write!(
+            f,
+            "unsupported board size '{}' (expected 3, or N or WxH with each from {MIN_SIDE} to {MAX_SIDE})",
+            self.0
+        )
     }
 }
 
@@ -140,11 +186,39 @@ impl std::error::Error for UnsupportedSize {}
 impl FromStr for BoardSize {
     type Err = UnsupportedSize;
 
+    /// `N` (a square board) or `WxH`.
     fn from_str(s: &str) -> Result<BoardSize, UnsupportedSize> {
-        s.trim()
-            .parse::<usize>()
-            .ok()
-            .and_then(BoardSize::from_side)
-            .ok_or_else(|| UnsupportedSize(s.to_string()))
+        let text = s.trim();
+        let number = |t: &str| t.trim().parse::<usize>().ok();
+        let size = match text.split_once(['x', 'X']) {
+            Some((w, h)) => number(w).zip(number(h)).and_then(|(w, h)| BoardSize::new(w, h)),
+            None => number(text).and_then(BoardSize::from_side),
+        };
+        size.ok_or_else(|| UnsupportedSize(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_as_a_side_or_width_by_height() {
+        assert_eq!("15".parse(), Ok(BoardSize::FIFTEEN));
+        assert_eq!("11x9".parse::<BoardSize>().map(|s| (s.width(), s.height())), Ok((11, 9)));
+        assert_eq!("3".parse(), Ok(BoardSize::THREE));
+        for bad in ["4", "3x5", "16", "0x0", "x", "5x", "-5", "15x15x1", ""] {
+            assert!(bad.parse::<BoardSize>().is_err(), "{bad}");
+        }
+        assert_eq!(BoardSize::FIVE.to_string(), "5x5");
+    }
+
+    #[test]
+    fn each_size_has_the_geometry_of_its_type() {
+        assert_eq!(BoardSize::FIFTEEN.geometry(), Bits256::GEOMETRY);
+        assert_eq!(BoardSize::FIVE.geometry(), Bits32::GEOMETRY);
+        let g = BoardSize::new(11, 7).unwrap().geometry();
+        assert_eq!((g.width(), g.height(), g.k(), g.stride()), (11, 7, 5, 16));
+        assert_eq!(BoardSize::squares().count(), 12);
     }
 }

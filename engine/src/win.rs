@@ -41,7 +41,7 @@ impl Rule {
             let k = g.k();
             // Caro needs the true ends of a long run; the other rules only whether it is
             // longer than k.
-            let cap = if matches!(self, Rule::Caro) { g.side() } else { k + 1 };
+            let cap = if matches!(self, Rule::Caro) { g.width().max(g.height()) } else { k + 1 };
             Direction::ALL.into_iter().any(|dir| {
                 let run = run_through(own, cell, dir, cap);
                 if run.len < k {
@@ -56,7 +56,9 @@ impl Rule {
     }
 
     /// The empty cells where one more stone of `own` (of `color`) would win: the fives a
-    /// player threatens. `opp` are the opponent's stones.
+    /// player threatens. `opp` are the opponent's stones. On a board smaller than its type's
+    /// largest the set may hold cells past the board's edge, which callers remove
+    /// ([`crate::board::Board::winning_cells`] does).
     ///
     /// On boards whose lines span the board this scans the line masks; on 15×15 it matches,
     /// for each direction and each position of the gap, the window of k cells with
@@ -139,7 +141,7 @@ pub struct Run {
 pub fn run_through<B: Bitboard>(own: B, cell: Cell, dir: Direction, cap: usize) -> Run {
     let g = B::GEOMETRY;
     let step = dir.bit_offset(g.stride()) as usize;
-    let limit = g.stride() * g.side();
+    let limit = g.slots();
     let mut len = 1;
     // Forwards: guard bits stop horizontal and diagonal runs at the right edge; `limit` the
     // bottom.

@@ -5,6 +5,7 @@ use std::fmt;
 
 use mnk_engine::board::IllegalMove;
 use mnk_engine::rules::Rule;
+use mnk_engine::size::{MAX_SIDE, MIN_SIDE};
 
 use crate::command::{InvalidCommand, Point};
 use crate::framing::BlockKind;
@@ -86,8 +87,8 @@ pub enum SessionError {
     },
     /// `TAKEBACK` on an empty board.
     TakebackOnEmpty(Point),
-    /// A 15×15 command (`SWAP2BOARD`, `YXSEARCHDEFEND`) on another board.
-    NeedsFifteen(&'static str),
+    /// A command of the gomoku boards (`SWAP2BOARD`, `YXSEARCHDEFEND`) on 3×3 or 5×5.
+    NeedsGomokuBoard(&'static str),
     /// `PERFT` deeper than the protocol counts on this board.
     PerftTooDeep {
         /// The depth asked for.
@@ -115,7 +116,10 @@ impl fmt::Display for SessionError {
                 write!(f, "unsupported board size {width}")
             }
             SessionError::UnsupportedSize { width, height } => {
-                write!(f, "unsupported board size {width}x{height} (square 3, 5 or 15 only)")
+                write!(
+                    f,
+                    "unsupported board size {width}x{height} (3x3, or each side from {MIN_SIDE} to {MAX_SIDE})"
+                )
             }
             SessionError::UnsupportedRule(e) => write!(f, "{e}"),
             SessionError::IllegalUnderRule { rule, error } => {
@@ -145,7 +149,9 @@ impl fmt::Display for SessionError {
             SessionError::TakebackOnEmpty((x, y)) => {
                 write!(f, "TAKEBACK {x},{y}: the board is empty")
             }
-            SessionError::NeedsFifteen(command) => write!(f, "{command} needs a 15x15 board"),
+            SessionError::NeedsGomokuBoard(command) => {
+                write!(f, "{command} needs a board larger than 5x5")
+            }
             SessionError::PerftTooDeep { depth, max } => write!(
                 f,
                 "PERFT: depth {depth} is above {max} on this board (use pbrain-mnk perft)"

@@ -50,7 +50,8 @@ pub enum NaiveOutcome {
 /// An n×n array board; `cells[y][x]` is `None` or the colour (0 black, 1 white).
 #[derive(Clone, Debug)]
 pub struct NaiveBoard {
-    pub n: usize,
+    pub width: usize,
+    pub height: usize,
     pub k: usize,
     pub rule: NaiveRule,
     pub cells: Vec<Vec<Option<u8>>>,
@@ -59,12 +60,14 @@ pub struct NaiveBoard {
 }
 
 impl NaiveBoard {
-    pub fn new(n: usize, k: usize, rule: NaiveRule) -> Self {
+    /// A `width` × `height` board where `k` in a row wins.
+    pub fn new(width: usize, height: usize, k: usize, rule: NaiveRule) -> Self {
         NaiveBoard {
-            n,
+            width,
+            height,
             k,
             rule,
-            cells: vec![vec![None; n]; n],
+            cells: vec![vec![None; width]; height],
             moves: Vec::new(),
             outcome: NaiveOutcome::Ongoing,
         }
@@ -76,8 +79,8 @@ impl NaiveBoard {
 
     pub fn empty_cells(&self) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
-        for y in 0..self.n {
-            for x in 0..self.n {
+        for y in 0..self.height {
+            for x in 0..self.width {
                 if self.cells[y][x].is_none() {
                     out.push((x, y));
                 }
@@ -95,7 +98,7 @@ impl NaiveBoard {
         self.moves.push((x, y));
         self.outcome = if self.wins_through(x, y) {
             NaiveOutcome::Win(c)
-        } else if self.moves.len() == self.n * self.n {
+        } else if self.moves.len() == self.width * self.height {
             NaiveOutcome::Draw
         } else {
             NaiveOutcome::Ongoing
@@ -109,7 +112,7 @@ impl NaiveBoard {
     }
 
     fn at(&self, x: i32, y: i32) -> Option<Option<u8>> {
-        if x < 0 || y < 0 || x as usize >= self.n || y as usize >= self.n {
+        if x < 0 || y < 0 || x as usize >= self.width || y as usize >= self.height {
             None
         } else {
             Some(self.cells[y as usize][x as usize])
@@ -155,7 +158,10 @@ impl NaiveBoard {
     /// The moves the side to move may play (renju: black's forbidden points excluded).
     pub fn legal_moves(&mut self) -> Vec<(usize, usize)> {
         let empty = self.empty_cells();
-        if self.rule == NaiveRule::Renju && self.to_move() == 0 && self.n > self.k {
+        if self.rule == NaiveRule::Renju
+            && self.to_move() == 0
+            && self.width.max(self.height) > self.k
+        {
             empty.into_iter().filter(|&(x, y)| !self.forbidden(x, y, 8)).collect()
         } else {
             empty

@@ -70,9 +70,9 @@ impl Bits256 {
         let g = Geometry::new(15, 5);
         let mut limbs = [0u64; 4];
         let mut y = 0;
-        while y < g.side() {
+        while y < g.height() {
             let mut x = 0;
-            while x < g.side() {
+            while x < g.width() {
                 let i = y * g.stride() + x;
                 limbs[i / 64] |= 1 << (i % 64);
                 x += 1;

@@ -47,15 +47,28 @@ pub struct Board<B: Size> {
     /// before the pass. At most one pass stands at a time.
     passed_at: Option<usize>,
     lines: B::Lines,
+    /// The board's size, within the type's largest board ([`crate::bitboard::Bitboard::GEOMETRY`]).
+    geometry: Geometry,
+    /// The board's cells (all of the type's largest board, or fewer).
+    cells: B,
 }
 
 impl<B: Size> Board<B> {
-    /// The size facts of this board type.
-    pub const GEOMETRY: Geometry = B::GEOMETRY;
-
-    /// The empty board, black to move.
+    /// The empty board of the type's largest size (3×3, 5×5 or 15×15), black to move.
     pub fn new(rule: Rule) -> Self {
+        Board::with_geometry(B::GEOMETRY, rule)
+    }
+
+    /// The empty board of `geometry`, black to move.
+    ///
+    /// # Panics
+    /// If the board does not fit the type (see [`Geometry::within`]); [`crate::size::BoardSize`]
+    /// chooses the type that fits.
+    pub fn with_geometry(geometry: Geometry, rule: Rule) -> Self {
+        let geometry = geometry.within(B::GEOMETRY).expect("the board fits its bitboard type");
         Board {
+            geometry,
+            cells: B::cells_of(geometry),
             stones: [B::EMPTY; 2],
             side_to_move: Color::Black,
             rule,
@@ -63,13 +76,22 @@ impl<B: Size> Board<B> {
             outcome: Outcome::Ongoing,
             history: ArrayVec::new(),
             passed_at: None,
-            lines: B::Lines::new(rule),
+            lines: B::Lines::new(rule, geometry),
         }
     }
 
     /// The position after playing `moves` (coordinates) from the empty board.
     pub fn from_points(rule: Rule, moves: &[notation::Point]) -> Result<Self, PositionError> {
-        let mut board = Board::new(rule);
+        Board::from_points_on(B::GEOMETRY, rule, moves)
+    }
+
+    /// The position after playing `moves` (coordinates) from the empty board of `geometry`.
+    pub fn from_points_on(
+        geometry: Geometry,
+        rule: Rule,
+        moves: &[notation::Point],
+    ) -> Result<Self, PositionError> {
+        let mut board = Board::with_geometry(geometry, rule);
         for (index, &(x, y)) in moves.iter().enumerate() {
             board.try_play_at(x, y).map_err(|reason| PositionError::Illegal { index, reason })?;
         }
@@ -93,10 +115,16 @@ impl<B: Size> Board<B> {
         Board::from_points(rule, &notation::parse_moves(text)?)
     }
 
-    /// The geometry of the board (`B::GEOMETRY`, for code that holds a board).
+    /// The geometry of the board.
     #[inline(always)]
     pub fn geometry(&self) -> Geometry {
-        B::GEOMETRY
+        self.geometry
+    }
+
+    /// The board's cells.
+    #[inline(always)]
+    pub fn cells(&self) -> B {
+        self.cells
     }
 
     /// The rule in force.
@@ -126,7 +154,7 @@ impl<B: Size> Board<B> {
     /// The empty cells.
     #[inline(always)]
     pub fn empty_cells(&self) -> B {
-        !self.occupied()
+        self.cells - self.occupied()
     }
 
     /// The cells the side to move may play: every empty cell while the game is on (minus
@@ -171,6 +199,7 @@ impl<B: Size> Board<B> {
             Some(fives) => fives & self.empty_cells(),
             None => {
                 self.rule.winning_cells(self.stones(color), self.stones(color.opponent()), color)
+                    & self.cells
             }
         }
     }
@@ -250,7 +279,7 @@ impl<B: Size> Board<B> {
 
     /// Checks a move without playing it.
     pub fn check_move(&self, cell: Cell) -> Result<(), IllegalMove> {
-        let g = B::GEOMETRY;
+        let g = self.geometry;
         if !g.is_on_board(cell) {
             let (x, y) = g.xy(cell);
             return Err(IllegalMove::OffBoard { x, y });
@@ -277,7 +306,7 @@ impl<B: Size> Board<B> {
 
     /// [`Board::try_play`] at column `x`, row `y`.
     pub fn try_play_at(&mut self, x: usize, y: usize) -> Result<Outcome, IllegalMove> {
-        let cell = B::GEOMETRY.cell(x, y).ok_or(IllegalMove::OffBoard { x, y })?;
+        let cell = self.geometry.cell(x, y).ok_or(IllegalMove::OffBoard { x, y })?;
         self.try_play(cell)
     }
 
@@ -289,7 +318,7 @@ impl<B: Size> Board<B> {
     pub fn play(&mut self, cell: Cell) -> Outcome {
         match self.try_play(cell) {
             Ok(outcome) => outcome,
-            Err(e) => panic!("Board::play({}): {e}", B::GEOMETRY.format_xy(cell)),
+            Err(e) => panic!("Board::play({}): {e}", self.geometry.format_xy(cell)),
         }
     }
 
@@ -312,7 +341,7 @@ impl<B: Size> Board<B> {
             wins_by_pattern.unwrap_or_else(|| self.rule.is_win_through(own, opp, cell, side));
         self.outcome = if wins {
             Outcome::Win(side)
-        } else if self.history.len() == B::GEOMETRY.cells() {
+        } else if self.history.len() == self.geometry.cells() {
             Outcome::Draw
         } else {
             Outcome::Ongoing
@@ -380,15 +409,16 @@ impl<B: Size> Board<B> {
     /// Recomputes everything from the history and compares it with the incremental state.
     pub fn is_consistent(&self) -> bool {
         self.is_consistent_except_lines()
-            && self.lines.matches(self.rule, self.stones[0], self.stones[1])
+            && self.cells == B::cells_of(self.geometry)
+            && self.lines.matches(self.rule, self.geometry, self.stones[0], self.stones[1])
     }
 
     /// [`Board::is_consistent`] without rebuilding the line keys.
     fn is_consistent_except_lines(&self) -> bool {
-        let g = B::GEOMETRY;
+        let g = self.geometry;
         let [black, white] = self.stones;
         if !(black & white).is_empty()
-            || !((black | white) - B::FULL).is_empty()
+            || !((black | white) - self.cells).is_empty()
             || (black | white).count() as usize != self.history.len()
         {
             return false;
@@ -437,15 +467,15 @@ impl<B: Size> fmt::Display for Board<B> {
     /// The board as text: columns lettered `a..`, rows numbered from 1 (pos notation), `X`
     /// for black, `O` for white, `.` for empty.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let g = B::GEOMETRY;
+        let g = self.geometry;
         write!(f, "   ")?;
-        for x in 0..g.side() {
+        for x in 0..g.width() {
             write!(f, " {}", (b'a' + x as u8) as char)?;
         }
         writeln!(f)?;
-        for y in 0..g.side() {
+        for y in 0..g.height() {
             write!(f, "{:>3}", y + 1)?;
-            for x in 0..g.side() {
+            for x in 0..g.width() {
                 let cell = g.cell(x, y).expect("coordinates are on the board");
                 let mark = match self.stone_at(cell) {
                     Some(Color::Black) => 'X',

@@ -11,10 +11,11 @@
 //! no table lookup.
 //!
 //! The state is an associated type of the board size ([`crate::size::Size::Lines`]):
-//! 15×15 boards keep [`LineKeys`]; the small boards, whose lines span the board and need no
+//! boards of the 256-bit class (up to 15×15) keep [`LineKeys`], with tables made for their
+//! size ([`KeyTables`]); the small boards, whose lines span the board and need no
 //! patterns, keep [`NoLines`], which costs nothing.
 
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 use super::Pattern;
 use super::pair::{KINDS, ThreatKind, pair_kinds};
@@ -23,19 +24,19 @@ use super::table::{CODE_BLACK, CODE_WHITE, HALF, PatternTable, empty_compact_key
 use super::weights::{PATTERN_POTENTIAL, Role, potential_shift};
 use crate::bitboard::{Bitboard, Bits256};
 use crate::color::Color;
-use crate::geometry::{Cell, Direction};
+use crate::geometry::{Cell, Direction, Geometry};
 use crate::rules::Rule;
 
 /// Per-board incremental line state, maintained by [`crate::board::Board`].
 pub trait LineState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'static {
-    /// The state of an empty board under `rule`.
-    fn new(rule: Rule) -> Self;
+    /// The state of an empty board of `geometry` under `rule`.
+    fn new(rule: Rule, geometry: Geometry) -> Self;
     /// A stone of `color` was placed on `cell`.
     fn place(&mut self, cell: Cell, color: Color);
     /// The stone on `cell`, the last one placed and not yet removed, was removed.
     fn remove(&mut self, cell: Cell);
     /// Whether the state equals the one recomputed from the stones (the checker).
-    fn matches(&self, rule: Rule, black: B, white: B) -> bool;
+    fn matches(&self, rule: Rule, geometry: Geometry, black: B, white: B) -> bool;
     /// The four patterns (one per direction) a stone of `color` would make on the empty
     /// `cell`, if this board keeps patterns.
     fn cell_patterns(&self, cell: Cell, color: Color) -> Option<[Pattern; 4]>;
@@ -80,14 +81,14 @@ pub struct NoLines;
 
 impl<B: Bitboard> LineState<B> for NoLines {
     #[inline(always)]
-    fn new(_: Rule) -> Self {
+    fn new(_: Rule, _: Geometry) -> Self {
         NoLines
     }
     #[inline(always)]
     fn place(&mut self, _: Cell, _: Color) {}
     #[inline(always)]
     fn remove(&mut self, _: Cell) {}
-    fn matches(&self, _: Rule, _: B, _: B) -> bool {
+    fn matches(&self, _: Rule, _: Geometry, _: B, _: B) -> bool {
         true
     }
     #[inline(always)]
@@ -161,61 +162,85 @@ impl Seers {
     }
 }
 
-static SEERS: LazyLock<Seers> = LazyLock::new(|| {
-    let mut list = vec![[Seer::default(); 4 * 2 * HALF]; SLOTS];
-    let mut len = vec![0u8; SLOTS];
-    for cell in Bits256::GEOMETRY.all_cells() {
-        let c = cell.index();
-        for (d, line) in NEIGHBOURS.cells[c].iter().enumerate() {
-            for (i, &seer) in line.iter().enumerate() {
-                if i == HALF || seer == NONE {
-                    continue;
+/// What line keys need to know of one board size, generated from its geometry: the
+/// neighbour table, the seers, each key's reach and the keys of the empty board (off-board
+/// cells are walls).
+struct KeyTables {
+    geometry: Geometry,
+    neighbours: Neighbours,
+    seers: Seers,
+    /// For each key slot (cell · 4 + direction), the cells of that key's line: the cell and
+    /// up to five on each side.
+    line_reach: Vec<Bits256>,
+    empty_keys: Box<[[u32; 4]; SLOTS]>,
+}
+
+/// The key tables of every board size of the 256-bit class, by width and height, each
+/// built on first use.
+static KEY_TABLES: [[OnceLock<KeyTables>; SIDES]; SIDES] =
+    [const { [const { OnceLock::new() }; SIDES] }; SIDES];
+/// Widths and heights the table cache covers (0..=15).
+const SIDES: usize = 16;
+
+impl KeyTables {
+    /// The tables of `geometry` (a board of the 256-bit class).
+    fn of(geometry: Geometry) -> &'static KeyTables {
+        KEY_TABLES[geometry.width()][geometry.height()].get_or_init(|| KeyTables::new(geometry))
+    }
+
+    fn new(g: Geometry) -> KeyTables {
+        debug_assert_eq!(g.within(Bits256::GEOMETRY), Some(g));
+        let neighbours = Neighbours::new(g);
+        let mut list = vec![[Seer::default(); 4 * 2 * HALF]; SLOTS];
+        let mut len = vec![0u8; SLOTS];
+        let mut line_reach = vec![Bits256::EMPTY; KEY_SLOTS];
+        let mut empty_keys = Box::new([[0u32; 4]; SLOTS]);
+        for cell in g.all_cells() {
+            let c = cell.index();
+            for (d, line) in neighbours.cells[c].iter().enumerate() {
+                for (i, &seer) in line.iter().enumerate() {
+                    if i == HALF || seer == NONE {
+                        continue;
+                    }
+                    // `cell` is at line index 10 − i of `seer`'s line in this direction: on
+                    // its left side if i > 5.
+                    let weight = u16::try_from(stone_weight(i > HALF, i.abs_diff(HALF)))
+                        .expect("a stone weight fits two bytes");
+                    let slot = key_slot(Cell::from_index(seer), d) as u16;
+                    list[c][usize::from(len[c])] = Seer { slot, weight };
+                    len[c] += 1;
                 }
-                // `cell` is at line index 10 − i of `seer`'s line in this direction: on its
-                // left side if i > 5.
-                let weight = u16::try_from(stone_weight(i > HALF, i.abs_diff(HALF)))
-                    .expect("a stone weight fits two bytes");
-                let slot = key_slot(Cell::from_index(seer), d) as u16;
-                list[c][usize::from(len[c])] = Seer { slot, weight };
-                len[c] += 1;
+                line_reach[key_slot(cell, d)] = line
+                    .iter()
+                    .filter(|&&c| c != NONE)
+                    .fold(Bits256::EMPTY, |set, &c| set.with(Cell::from_index(c)));
+                let walls_left = line[..HALF].iter().filter(|&&c| c == NONE).count();
+                let walls_right = line[HALF + 1..].iter().filter(|&&c| c == NONE).count();
+                empty_keys[c][d] = empty_compact_key(walls_left, walls_right);
             }
         }
+        KeyTables { geometry: g, neighbours, seers: Seers { list, len }, line_reach, empty_keys }
     }
-    Seers { list, len }
-});
+}
 
-static NEIGHBOURS: LazyLock<Neighbours> = LazyLock::new(|| {
-    let g = Bits256::GEOMETRY;
-    let mut cells = vec![[[NONE; 2 * HALF + 1]; 4]; SLOTS];
-    for cell in g.all_cells() {
-        let (x, y) = g.xy(cell);
-        for (d, dir) in Direction::ALL.into_iter().enumerate() {
-            let (dx, dy) = dir.delta();
-            for (i, slot) in cells[cell.index()][d].iter_mut().enumerate() {
-                let k = i as i32 - HALF as i32;
-                if let Some(c) = g.cell_i32(x as i32 + dx * k, y as i32 + dy * k) {
-                    *slot = c.index() as u8;
+impl Neighbours {
+    fn new(g: Geometry) -> Neighbours {
+        let mut cells = vec![[[NONE; 2 * HALF + 1]; 4]; SLOTS];
+        for cell in g.all_cells() {
+            let (x, y) = g.xy(cell);
+            for (d, dir) in Direction::ALL.into_iter().enumerate() {
+                let (dx, dy) = dir.delta();
+                for (i, slot) in cells[cell.index()][d].iter_mut().enumerate() {
+                    let k = i as i32 - HALF as i32;
+                    if let Some(c) = g.cell_i32(x as i32 + dx * k, y as i32 + dy * k) {
+                        *slot = c.index() as u8;
+                    }
                 }
             }
         }
+        Neighbours { cells }
     }
-    Neighbours { cells }
-});
-
-/// For each key slot (cell · 4 + direction), the cells of that key's line: the cell and up
-/// to five on each side.
-static LINE_REACH: LazyLock<Vec<Bits256>> = LazyLock::new(|| {
-    let mut reach = vec![Bits256::EMPTY; KEY_SLOTS];
-    for cell in Bits256::GEOMETRY.all_cells() {
-        for (d, line) in NEIGHBOURS.cells[cell.index()].iter().enumerate() {
-            reach[key_slot(cell, d)] = line
-                .iter()
-                .filter(|&&c| c != NONE)
-                .fold(Bits256::EMPTY, |set, &c| set.with(Cell::from_index(c)));
-        }
-    }
-    reach
-});
+}
 
 /// The potential of every pattern pair (by its pattern bits, `pair & 0xFF`) for both colours
 /// and both roles, packed in one integer (see [`potential_shift`]). One lookup and one
@@ -314,6 +339,8 @@ pub struct LineKeys {
     /// board itself small to move and clone).
     kind_cells: Box<[[Bits256; KINDS]; 2]>,
     table: &'static PatternTable,
+    /// The tables of the board's size.
+    tables: &'static KeyTables,
     /// Whether the state is maintained (see [`LineState::deactivate`]).
     active: bool,
     /// Whether placements update `potential` and `combo_indices` (see
@@ -384,7 +411,7 @@ impl LineKeys {
     /// stone adds its weight to every key that sees it (see [`stone_weight`]), so the key
     /// with them is the key now plus the weights of those on this line.
     pub(crate) fn black_pattern_with(&self, cell: Cell, dir: usize, added: &[Cell]) -> Pattern {
-        let line = &NEIGHBOURS.cells[cell.index()][dir];
+        let line = &self.tables.neighbours.cells[cell.index()][dir];
         let mut key = self.keys[cell.index()][dir];
         for &stone in added {
             if let Some(j) = line.iter().position(|&c| c != NONE && usize::from(c) == stone.index())
@@ -395,24 +422,17 @@ impl LineKeys {
         pair_pattern(self.table.pair(key), Color::Black)
     }
 
-    /// The cells of the line through `cell` along `dir`, by line index (5 = `cell`).
+    /// The geometry of the board the keys are of.
     #[inline]
-    pub fn line_cells(cell: Cell, dir: usize) -> [Option<Cell>; 2 * HALF + 1] {
-        NEIGHBOURS.cells[cell.index()][dir].map(|c| (c != NONE).then(|| Cell::from_index(c)))
+    pub fn geometry(&self) -> Geometry {
+        self.tables.geometry
     }
 
-    fn empty_keys() -> Box<[[u32; 4]; SLOTS]> {
-        let mut keys = Box::new([[0u32; 4]; SLOTS]);
-        let g = Bits256::GEOMETRY;
-        for cell in g.all_cells() {
-            for d in 0..4 {
-                let line = &NEIGHBOURS.cells[cell.index()][d];
-                let walls_left = line[..HALF].iter().filter(|&&c| c == NONE).count();
-                let walls_right = line[HALF + 1..].iter().filter(|&&c| c == NONE).count();
-                keys[cell.index()][d] = empty_compact_key(walls_left, walls_right);
-            }
-        }
-        keys
+    /// The cells of the line through `cell` along `dir`, by line index (5 = `cell`).
+    #[inline]
+    pub fn line_cells(&self, cell: Cell, dir: usize) -> [Option<Cell>; 2 * HALF + 1] {
+        self.tables.neighbours.cells[cell.index()][dir]
+            .map(|c| (c != NONE).then(|| Cell::from_index(c)))
     }
 
     /// Writes `code` into every key that sees `cell` and records the pattern pairs that
@@ -425,7 +445,7 @@ impl LineKeys {
     /// so are its pairs: correct again the moment the cell is empty.
     #[inline(always)]
     fn update<const SUMS: bool>(&mut self, cell: Cell, code: u32) {
-        let seers = SEERS.of(cell);
+        let seers = self.tables.seers.of(cell);
         // First every key, then the table entries of the empty seers' keys with no branch
         // in between, so the lookups overlap; then the entries that changed.
         let keys = self.keys.as_flattened_mut();
@@ -486,7 +506,7 @@ impl LineKeys {
     #[inline(always)]
     fn restore(&mut self, cell: Cell, code: u32, changes_start: usize) {
         let keys = self.keys.as_flattened_mut();
-        for &Seer { slot, weight } in SEERS.of(cell) {
+        for &Seer { slot, weight } in self.tables.seers.of(cell) {
             keys[slot_index(slot)] -= code * u32::from(weight);
         }
         let pairs = self.pairs.as_flattened_mut();
@@ -504,14 +524,15 @@ impl LineKeys {
 }
 
 impl LineState<Bits256> for LineKeys {
-    fn new(rule: Rule) -> Self {
+    fn new(rule: Rule, geometry: Geometry) -> Self {
         let table = PatternTable::of(rule);
         let combos = table.combos();
-        let keys = LineKeys::empty_keys();
+        let tables = KeyTables::of(geometry);
+        let keys = tables.empty_keys.clone();
         let mut pairs = Box::new([[0; 4]; SLOTS]);
         let mut combo_indices = Box::new([0; SLOTS]);
         let mut potential = 0;
-        for cell in Bits256::GEOMETRY.all_cells() {
+        for cell in geometry.all_cells() {
             let c = cell.index();
             for d in 0..4 {
                 let pair = table.pair(keys[c][d]);
@@ -529,6 +550,7 @@ impl LineState<Bits256> for LineKeys {
             potential,
             kind_cells: Box::new([[Bits256::EMPTY; KINDS]; 2]),
             table,
+            tables,
             active: true,
             sums: true,
             changes: Vec::with_capacity(64 * 4 * 2 * HALF),
@@ -571,11 +593,11 @@ impl LineState<Bits256> for LineKeys {
         self.potential = frame.potential;
     }
 
-    fn matches(&self, rule: Rule, black: Bits256, white: Bits256) -> bool {
+    fn matches(&self, rule: Rule, geometry: Geometry, black: Bits256, white: Bits256) -> bool {
         if !self.active {
             return true;
         }
-        let mut fresh = LineKeys::new(rule);
+        let mut fresh = LineKeys::new(rule, geometry);
         for c in black.iter() {
             fresh.place(c, Color::Black);
         }
@@ -584,7 +606,7 @@ impl LineState<Bits256> for LineKeys {
         }
         // Occupied cells' pairs and kinds are frozen at their placement (see `update`):
         // only the empty cells' must agree.
-        let empty = !(black | white);
+        let empty = Bits256::cells_of(geometry) - (black | white);
         // The sums are the board's only while every stone was placed with them on.
         let sums = self.frames.iter().all(|frame| frame.sums);
         let empty_agree = empty.iter().all(|c| {
@@ -602,6 +624,7 @@ impl LineState<Bits256> for LineKeys {
             && fresh.vacant == self.vacant
             && (!sums || fresh.potential == self.potential)
             && std::ptr::eq(fresh.table, self.table)
+            && std::ptr::eq(fresh.tables, self.tables)
     }
 
     #[inline(always)]
@@ -627,7 +650,7 @@ impl LineState<Bits256> for LineKeys {
             for cell in cells.iter() {
                 for (d, &pair) in self.pairs[cell.index()].iter().enumerate() {
                     if pair_kinds(pair) & flag != 0 {
-                        reach |= LINE_REACH[key_slot(cell, d)];
+                        reach |= self.tables.line_reach[key_slot(cell, d)];
                     }
                 }
             }

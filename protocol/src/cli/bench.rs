@@ -39,7 +39,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         let written = writeln!(
             out,
             "position {index} size {} rule {} depth {} nodes {} time_ms {}",
-            p.size.side(),
+            p.size.arg(),
             p.rule,
             p.depth,
             line.nodes,

@@ -125,7 +125,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         max_memory: args.max_memory,
         max_moves: args.max_moves,
     };
-    let stones = args.opening_stones.unwrap_or(if size == BoardSize::Three { 0 } else { 3 });
+    let stones = args.opening_stones.unwrap_or(if size == BoardSize::THREE { 0 } else { 3 });
     let openings = match &args.openings {
         Some(path) => read_openings(path, size)?,
         None => {

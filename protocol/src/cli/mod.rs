@@ -78,7 +78,7 @@ impl Tool {
 /// The board and rule of the games a subcommand plays (`match`, `openings`, `play`).
 #[derive(Debug, clap::Args)]
 pub(crate) struct GameArgs {
-    /// Board size: 3, 5 or 15.
+    /// Board size: N (3, or 5 to 15) or WxH (each from 5 to 15).
     #[arg(long, default_value = "15")]
     pub(crate) size: BoardSize,
     /// Rule: freestyle, standard, renju, caro or caro-exact.
@@ -233,7 +233,7 @@ mod tests {
         assert_eq!((cli.threads, cli.command.is_none()), (Some(4), true));
         let cli = Cli::try_parse_from(["pbrain-mnk", "perft", "--size=5", "--depth", "3"]);
         let Some(Tool::Perft(args)) = cli.unwrap().command else { panic!("perft") };
-        assert_eq!((args.size.side(), args.depth, args.divide), (5, 3, false));
+        assert_eq!((args.size.width(), args.depth, args.divide), (5, 3, false));
         for bad in [
             &["pbrain-mnk", "--threads", "0"][..],
             &["pbrain-mnk", "perft", "--size", "4", "--depth", "1"],

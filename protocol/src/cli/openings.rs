@@ -17,7 +17,7 @@
 use std::collections::HashSet;
 use std::io::Write;
 
-use mnk_engine::geometry::Symmetry;
+use mnk_engine::geometry::Geometry;
 use mnk_engine::notation::format_pos;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::score::{Score, format_score};
@@ -77,7 +77,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (size, rule, stones, nodes, max_score, seed) =
         (args.game.size, args.game.rule, args.stones, args.nodes, args.max_score, args.seed);
     let count = args.count as usize;
-    let cells = size.side() * size.side();
+    let cells = size.width() * size.height();
     if stones >= cells {
         return Err(UsageError::TooManyStones { cells }.into());
     }
@@ -85,7 +85,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         out,
         "# pbrain-mnk openings --size {} --rule {rule} --count {count} --stones {stones} \
          --nodes {nodes} --max-score {max_score} --seed {seed}",
-        size.side()
+        size.arg()
     )?;
     let mut rng = SplitMix64::new(seed);
     let mut seen = HashSet::new();
@@ -93,7 +93,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     while kept < count && tried < count.saturating_mul(TRIES_PER_OPENING) {
         tried += 1;
         let opening = random_opening(&mut rng, size, rule, stones);
-        if !seen.insert(canonical(&opening, size.side())) {
+        if !seen.insert(canonical(&opening, size.geometry())) {
             continue;
         }
         let score = opening_score(size, rule, &opening, nodes)
@@ -112,12 +112,14 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 
 /// The opening as a key that is the same for all its images under the board's symmetries:
 /// the smallest of the images' move lists, each with black's and white's points sorted.
-fn canonical(opening: &[Point], side: usize) -> Vec<Point> {
-    Symmetry::ALL
+fn canonical(opening: &[Point], geometry: Geometry) -> Vec<Point> {
+    let (width, height) = (geometry.width(), geometry.height());
+    geometry
+        .symmetries()
         .iter()
         .map(|&symmetry| {
             let image: Vec<Point> =
-                opening.iter().map(|&(x, y)| symmetry.apply(x, y, side)).collect();
+                opening.iter().map(|&(x, y)| symmetry.apply(x, y, width, height)).collect();
             let mut black: Vec<Point> = image.iter().step_by(2).copied().collect();
             let mut white: Vec<Point> = image.iter().skip(1).step_by(2).copied().collect();
             black.sort_unstable();
@@ -126,7 +128,7 @@ fn canonical(opening: &[Point], side: usize) -> Vec<Point> {
             black
         })
         .min()
-        .expect("there are eight symmetries")
+        .expect("every board has symmetries")
 }
 
 /// `h8,i9,j8`: the moves in pos notation.
@@ -137,17 +139,23 @@ fn pos_notation(opening: &[Point]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mnk_engine::size::BoardSize;
 
     #[test]
     fn symmetric_openings_share_a_key_and_colours_are_kept_apart() {
         // h8 i9 j8 and its mirror image h8 g9 f8 (x → 14 − x).
+        let g = BoardSize::FIFTEEN.geometry();
         let a = [(7, 7), (8, 8), (9, 7)];
         let mirrored = [(7, 7), (6, 8), (5, 7)];
-        assert_eq!(canonical(&a, 15), canonical(&mirrored, 15));
+        assert_eq!(canonical(&a, g), canonical(&mirrored, g));
         // The black stones played in the other order: the same position.
-        assert_eq!(canonical(&a, 15), canonical(&[(9, 7), (8, 8), (7, 7)], 15));
+        assert_eq!(canonical(&a, g), canonical(&[(9, 7), (8, 8), (7, 7)], g));
         // Colours swapped: another position.
-        assert_ne!(canonical(&a, 15), canonical(&[(8, 8), (7, 7), (9, 7)], 15));
+        assert_ne!(canonical(&a, g), canonical(&[(8, 8), (7, 7), (9, 7)], g));
         assert_eq!(pos_notation(&a), "h8,i9,j8");
+        // A rectangle has only four symmetries: no transpose.
+        let rect = BoardSize::new(11, 7).unwrap().geometry();
+        assert_eq!(canonical(&[(0, 0)], rect), canonical(&[(10, 6)], rect));
+        assert_ne!(canonical(&[(1, 0)], rect), canonical(&[(0, 1)], rect));
     }
 }

@@ -19,7 +19,7 @@ use mnk_engine::size::Size;
 /// `perft`'s options.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// Board size: 3, 5 or 15.
+    /// Board size: N (3, or 5 to 15) or WxH (each from 5 to 15).
     #[arg(long)]
     pub(crate) size: BoardSize,
     /// Plies to count.
@@ -59,7 +59,7 @@ fn count<B: Size>(
     show_divide: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let max = B::GEOMETRY.cells() as u32;
+    let max = board.geometry().cells() as u32;
     if depth > max {
         return Err(UsageError::DepthBeyondBoard { max }.into());
     }
@@ -84,7 +84,7 @@ fn count<B: Size>(
     let elapsed = start.elapsed();
     if show_divide {
         for (cell, n) in &split {
-            writeln!(out, "{}: {n}", B::GEOMETRY.format_xy(*cell))?;
+            writeln!(out, "{}: {n}", board.geometry().format_xy(*cell))?;
         }
     }
     let secs = elapsed.as_secs_f64();

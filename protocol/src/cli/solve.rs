@@ -43,7 +43,7 @@ pub(crate) struct Args {
 
 /// Runs the subcommand.
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    if args.size == BoardSize::Fifteen {
+    if !args.size.is_small() {
         return Err(UsageError::UnsolvableSize.into());
     }
     let game = Game::from_notation(args.size, args.rule, &args.moves).map_err(UsageError::Moves)?;
@@ -67,7 +67,7 @@ fn run_solve<B: Size>(
     };
     writeln!(out, "value {value}")?;
     match solution.best() {
-        Some(cell) => writeln!(out, "best {}", B::GEOMETRY.format_xy(cell))?,
+        Some(cell) => writeln!(out, "best {}", board.geometry().format_xy(cell))?,
         None => writeln!(out, "best none")?,
     }
     let search = &solution.search;

@@ -164,7 +164,12 @@ fn prepare(
         EngineProcess::spawn(&spec.command).map_err(|e| MatchError::EngineStart(e.to_string()))?;
     let setup = (|| -> Result<Option<String>, EngineError> {
         engine.identify(STARTUP_TIMEOUT)?;
-        engine.send(&format!("START {}", settings.size.side()))?;
+        let size = settings.size;
+        engine.send(&if size.is_square() {
+            format!("START {}", size.width())
+        } else {
+            format!("RECTSTART {},{}", size.width(), size.height())
+        })?;
         let answer = engine.answer(STARTUP_TIMEOUT)?;
         if answer != "OK" {
             return Ok(Some(format!("START answered {answer:?}")));
@@ -388,11 +393,11 @@ pub fn parse_opening(line: &str, size: BoardSize) -> Result<Vec<Point>, String> 
     if numbers.len() % 2 != 0 {
         return Err(format!("odd number of offsets: {line:?}"));
     }
-    let centre = (size.side() / 2) as i64;
+    let centre = ((size.width() / 2) as i64, (size.height() / 2) as i64);
     numbers
         .chunks_exact(2)
         .map(|p| {
-            let (x, y) = (centre + p[0], centre + p[1]);
+            let (x, y) = (centre.0 + p[0], centre.1 + p[1]);
             if x < 0 || y < 0 {
                 Err(format!("offset {},{} leaves the board", p[0], p[1]))
             } else {
@@ -410,19 +415,19 @@ pub fn random_opening(
     rule: Rule,
     stones: usize,
 ) -> Vec<Point> {
-    let side = size.side();
-    let radius = if side <= 5 { side } else { 5 };
-    let low = (side - radius) / 2;
+    let (width, height) = (size.width(), size.height());
+    let (rx, ry) = (width.min(5), height.min(5));
+    let (low_x, low_y) = ((width - rx) / 2, (height - ry) / 2);
     loop {
         let mut game = Game::new(size, rule);
         let mut points = Vec::new();
         while points.len() < stones {
-            let p = (low + rng.below(radius), low + rng.below(radius));
+            let p = (low_x + rng.below(rx), low_y + rng.below(ry));
             if game.try_play(p).is_ok() {
                 points.push(p);
             }
         }
-        if game.outcome() == Outcome::Ongoing && points.len() < side * side {
+        if game.outcome() == Outcome::Ongoing && points.len() < width * height {
             return points;
         }
     }
@@ -456,9 +461,13 @@ pub fn to_sgf(record: &GameRecord, size: BoardSize) -> String {
         Some(Color::White) => "W+".to_string(),
         None => "0".to_string(),
     };
+    let board = if size.is_square() {
+        size.width().to_string()
+    } else {
+        format!("{}:{}", size.width(), size.height())
+    };
     let mut sgf = format!(
-        "(;GM[4]FF[4]SZ[{}]PB[{}]PW[{}]RE[{}]C[{}]",
-        size.side(),
+        "(;GM[4]FF[4]SZ[{board}]PB[{}]PW[{}]RE[{}]C[{}]",
         escape(&record.names[0]),
         escape(&record.names[1]),
         result,
@@ -482,7 +491,7 @@ fn escape(text: &str) -> String {
 
 /// The game in Piskvork's PSQ format: a header, then `x,y,time_ms` per move, 1-based.
 pub fn to_psq(record: &GameRecord, size: BoardSize) -> String {
-    let mut psq = format!("Piskvorky {0}x{0}, 11:11, 0\n", size.side());
+    let mut psq = format!("Piskvorky {}x{}, 11:11, 0\n", size.width(), size.height());
     for ((x, y), ms) in &record.moves {
         psq.push_str(&format!("{},{},{}\n", x + 1, y + 1, ms));
     }
@@ -522,13 +531,13 @@ mod tests {
 
     #[test]
     fn openings_parse_in_both_notations() {
-        assert_eq!(parse_opening("h8i9j8", BoardSize::Fifteen), Ok(vec![(7, 7), (8, 8), (9, 7)]));
+        assert_eq!(parse_opening("h8i9j8", BoardSize::FIFTEEN), Ok(vec![(7, 7), (8, 8), (9, 7)]));
         assert_eq!(
-            parse_opening("0,0, 1,0, -1,1", BoardSize::Fifteen),
+            parse_opening("0,0, 1,0, -1,1", BoardSize::FIFTEEN),
             Ok(vec![(7, 7), (8, 7), (6, 8)])
         );
-        assert!(parse_opening("0,0, 1", BoardSize::Fifteen).is_err());
-        assert!(parse_opening("-9,0", BoardSize::Fifteen).is_err());
+        assert!(parse_opening("0,0, 1", BoardSize::FIFTEEN).is_err());
+        assert!(parse_opening("-9,0", BoardSize::FIFTEEN).is_err());
     }
 
     #[test]
@@ -553,19 +562,19 @@ mod tests {
         let mut a = SplitMix64::new(5);
         let mut b = SplitMix64::new(5);
         for _ in 0..20 {
-            let o = random_opening(&mut a, BoardSize::Fifteen, Rule::Renju, 3);
-            assert_eq!(o, random_opening(&mut b, BoardSize::Fifteen, Rule::Renju, 3));
+            let o = random_opening(&mut a, BoardSize::FIFTEEN, Rule::Renju, 3);
+            assert_eq!(o, random_opening(&mut b, BoardSize::FIFTEEN, Rule::Renju, 3));
             assert!(o.iter().all(|&(x, y)| (5..10).contains(&x) && (5..10).contains(&y)));
         }
-        let small = random_opening(&mut a, BoardSize::Three, Rule::Freestyle, 1);
+        let small = random_opening(&mut a, BoardSize::THREE, Rule::Freestyle, 1);
         assert_eq!(small.len(), 1);
     }
 
     #[test]
     fn opening_scores_repeat_and_see_who_is_ahead() {
         let score = |moves: &str| {
-            let points = parse_opening(moves, BoardSize::Fifteen).unwrap();
-            opening_score(BoardSize::Fifteen, Rule::Freestyle, &points, 20_000).unwrap()
+            let points = parse_opening(moves, BoardSize::FIFTEEN).unwrap();
+            opening_score(BoardSize::FIFTEEN, Rule::Freestyle, &points, 20_000).unwrap()
         };
         // Black to move with an open three (white's stones far away): a win.
         let ahead = score("h8a1i8a15j8a14");
@@ -574,8 +583,8 @@ mod tests {
         let quiet = score("h8i9j8");
         assert_eq!(quiet, score("h8i9j8"));
         assert!(!is_decisive(quiet), "{quiet}");
-        let illegal = parse_opening("h8h8", BoardSize::Fifteen).unwrap();
-        assert!(opening_score(BoardSize::Fifteen, Rule::Freestyle, &illegal, 1_000).is_err());
+        let illegal = parse_opening("h8h8", BoardSize::FIFTEEN).unwrap();
+        assert!(opening_score(BoardSize::FIFTEEN, Rule::Freestyle, &illegal, 1_000).is_err());
     }
 
     #[test]
@@ -587,11 +596,11 @@ mod tests {
             result: GameResult { winner: Some(Color::White), reason: "timeout".into() },
         };
         assert_eq!(
-            to_sgf(&record, BoardSize::Fifteen),
+            to_sgf(&record, BoardSize::FIFTEEN),
             "(;GM[4]FF[4]SZ[15]PB[mnk]PW[other\\]]RE[W+]C[timeout];B[hh];W[ii])\n"
         );
         assert_eq!(
-            to_psq(&record, BoardSize::Fifteen),
+            to_psq(&record, BoardSize::FIFTEEN),
             "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,12\nmnk\nother]\n"
         );
     }

@@ -19,9 +19,9 @@ use crate::response::Response;
 /// perft`.
 pub const fn max_protocol_perft_depth(size: BoardSize) -> u32 {
     match size {
-        BoardSize::Three => 9,
-        BoardSize::Five => 7,
-        BoardSize::Fifteen => 4,
+        BoardSize::THREE => 9,
+        BoardSize::FIVE => 7,
+        _ => 4,
     }
 }
 
@@ -65,7 +65,7 @@ impl Session {
     /// `SOLVE`: the exact value of a small board's position and an optimal move.
     pub(super) fn solve(&self) -> Result<Response, SessionError> {
         let game = self.game()?;
-        if game.size() == BoardSize::Fifteen {
+        if !game.size().is_small() {
             return Err(SessionError::SolveNeedsASmallBoard);
         }
         if game.outcome().is_decided() {

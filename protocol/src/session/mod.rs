@@ -216,7 +216,7 @@ impl Session {
     }
 
     fn start(&mut self, width: usize, height: usize) -> Result<(), SessionError> {
-        let size = (width == height).then(|| BoardSize::from_side(width)).flatten();
+        let size = BoardSize::new(width, height);
         let size = size.ok_or(SessionError::UnsupportedSize { width, height })?;
         // An unsupported rule is reported at the next move request; start freestyle meanwhile.
         let rule = self.settings.rule().unwrap_or(Rule::Freestyle);
@@ -321,7 +321,7 @@ impl Session {
             JobOutcome::Search(outcome) => self.finish_search(outcome),
             JobOutcome::Perft(outcome) => extensions::finish_perft(&outcome),
             JobOutcome::Defend(outcome) => {
-                let size = self.game.as_ref().map_or(BoardSize::Fifteen, Game::size);
+                let size = self.game.as_ref().map_or(BoardSize::FIFTEEN, Game::size);
                 yixin::finish_defend(&outcome, size)
             }
             JobOutcome::Balance(outcome) => self.finish_balance(outcome),

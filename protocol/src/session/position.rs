@@ -20,8 +20,9 @@ pub const SWAP2_MARGIN: i32 = 30;
 /// The fixed swap2 proposal (0 stones): black h8, white i8, black h10 — a quiet, roughly
 /// balanced start: black's two stones are not on one line with a free neighbour, white
 /// touches the centre.
-pub fn swap2_opening() -> [Point; 3] {
-    [(7, 7), (8, 7), (7, 9)]
+pub fn swap2_opening(size: BoardSize) -> [Point; 3] {
+    let (x, y) = (size.width() / 2, size.height() / 2);
+    [(x, y), (x + 1, y), (x, y + 2)]
 }
 
 impl Session {
@@ -34,12 +35,13 @@ impl Session {
     ) -> Result<Reaction, SessionError> {
         let game = self.game()?;
         self.settings.rule()?;
-        if game.size() != BoardSize::Fifteen {
-            return Err(SessionError::NeedsFifteen("SWAP2BOARD"));
+        let size = game.size();
+        if size.is_small() {
+            return Err(SessionError::NeedsGomokuBoard("SWAP2BOARD"));
         }
-        let mut fresh = Game::new(BoardSize::Fifteen, game.rule());
+        let mut fresh = Game::new(size, game.rule());
         if points.is_empty() {
-            let opening = swap2_opening();
+            let opening = swap2_opening(size);
             for &p in &opening {
                 fresh.try_play(p).expect("the fixed opening is legal");
             }

@@ -28,7 +28,7 @@ impl Session {
         // (An unsupported rule is reported at the move request.)
         let rule = self.settings.rule().unwrap_or(game.rule());
         let size = game.size();
-        if size == BoardSize::Fifteen && self.prepared_rule != Some(rule) {
+        if !size.is_small() && self.prepared_rule != Some(rule) {
             PatternTable::of(rule);
             self.prepared_rule = Some(rule);
             return true;

@@ -401,7 +401,7 @@ fn idle_time_prepares_the_first_search_table_and_a_search_takes_it() {
     let table = s.settings().hash_bytes();
     assert_eq!(table, 32 << 20);
     assert_eq!(steps, 1 + touch_steps(table));
-    assert_eq!(s.tt_context, Some((BoardSize::Fifteen, Rule::Standard)));
+    assert_eq!(s.tt_context, Some((BoardSize::FIFTEEN, Rule::Standard)));
     let storage = s.tt.as_ref().map(TranspositionTable::storage_bytes);
     assert_eq!(s.tt_touched, storage);
     assert!(!s.prepare(), "done");
@@ -416,7 +416,7 @@ fn idle_time_prepares_the_first_search_table_and_a_search_takes_it() {
     assert_eq!(s.tt_touched, None);
     s.finish(JobOutcome::Search(job.run(Arc::new(AtomicBool::new(true)), &mut |_| {})));
     assert!(!s.prepare(), "a table a search has had is not fresh");
-    assert_eq!(s.tt_context, Some((BoardSize::Fifteen, Rule::Standard)));
+    assert_eq!(s.tt_context, Some((BoardSize::FIFTEEN, Rule::Standard)));
 }
 
 #[test]
@@ -434,11 +434,11 @@ fn a_move_counts_its_time_from_when_the_command_came_in() {
 fn the_table_is_fresh_after_a_size_or_rule_change() {
     let mut s = started(3);
     reply(&mut s, Command::Begin);
-    assert_eq!(s.tt_context, Some((BoardSize::Three, Rule::Freestyle)));
+    assert_eq!(s.tt_context, Some((BoardSize::THREE, Rule::Freestyle)));
     reply(&mut s, Command::Start { width: 5, height: 5 });
     reply(&mut s, Command::info("rule", "1"));
     reply(&mut s, Command::Begin);
-    assert_eq!(s.tt_context, Some((BoardSize::Five, Rule::Standard)));
+    assert_eq!(s.tt_context, Some((BoardSize::FIVE, Rule::Standard)));
 }
 
 /// `INFO hash_size` (KB) sizes the table, within what `max_memory` allows, and 0 gives the
@@ -476,7 +476,8 @@ fn yixin_hash_clear_and_show_info() {
     assert!(texts[0].starts_with("MESSAGE name=\"mnk\""), "{texts:?}");
     assert!(texts.contains(&format!("MESSAGE INFO MAX_THREAD_NUM {MAX_THREADS}")), "{texts:?}");
     assert!(texts.contains(&"MESSAGE INFO RULES 0 1 2 4 8 9".to_string()), "{texts:?}");
-    assert!(texts.contains(&"MESSAGE INFO BOARD_SIZES 3 5 15".to_string()), "{texts:?}");
+    let sizes = "MESSAGE INFO BOARD_SIZES 3 5 6 7 8 9 10 11 12 13 14 15";
+    assert!(texts.contains(&sizes.to_string()), "{texts:?}");
 }
 
 /// `YXBLOCK` cells stay out of every answer and line until `YXBLOCKUNDO` or
@@ -572,7 +573,10 @@ fn search_defend_lists_every_legal_move_holding_moves_first() {
 
     let mut small = started(5);
     let lines = reply(&mut small, Command::YxSearchDefend);
-    assert!(matches!(&lines[..], [Response::Error(SessionError::NeedsFifteen(_))]), "{lines:?}");
+    assert!(
+        matches!(&lines[..], [Response::Error(SessionError::NeedsGomokuBoard(_))]),
+        "{lines:?}"
+    );
 }
 
 /// `YXBALANCEONE` places one stone of the side to move, `YXBALANCETWO` that and a reply,

@@ -27,7 +27,7 @@ impl Session {
             .map(|code| code.to_string())
             .collect();
         let sizes: Vec<String> =
-            BoardSize::ALL.iter().map(|size| size.side().to_string()).collect();
+            BoardSize::squares().map(|size| size.width().to_string()).collect();
         let max_hash_log2_kb = (tt::MAX_BYTES / 1024).ilog2();
         [
             ABOUT.to_string(),
@@ -50,13 +50,13 @@ impl Session {
         Response::Message("transposition table cleared".to_string())
     }
 
-    /// `YXSEARCHDEFEND` (15×15): a job that checks every legal move of the side to move
+    /// `YXSEARCHDEFEND` (boards larger than 5×5): a job that checks every legal move of the side to move
     /// for a threat-sequence win of the opponent after it, [`DEFENCE_VCT_NODES`] a move,
     /// within the turn's limit counted from `received`.
     pub(super) fn search_defend(&self, received: Instant) -> Result<Reaction, SessionError> {
         let game = self.game()?;
-        if game.size() != BoardSize::Fifteen {
-            return Err(SessionError::NeedsFifteen("YXSEARCHDEFEND"));
+        if game.size().is_small() {
+            return Err(SessionError::NeedsGomokuBoard("YXSEARCHDEFEND"));
         }
         if game.outcome().is_decided() {
             return Err(SessionError::GameDecided);
