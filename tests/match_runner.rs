@@ -141,12 +141,14 @@ fn five_by_five_and_gomoku_self_play_finish_and_save_games() {
     assert!(dir.join("psq").join("game-0002.psq").exists());
 }
 
-/// Self-play on a smaller square board and on a rectangle, each game played to its end and
-/// saved: SGF with the board's size (`SZ[11]`, `SZ[12:7]`), PSQ with `W x H` and every move
-/// on the board.
+/// Self-play on a smaller square board, a rectangle and 20×20, each game played to its end
+/// and saved: SGF with the board's size (`SZ[11]`, `SZ[12:7]`, `SZ[20]`), PSQ with `W x H`
+/// and every move on the board.
 #[test]
-fn smaller_and_rectangular_boards_self_play_and_save_games() {
-    for (size, sz, width, height) in [("11", "SZ[11]", 11, 11), ("12x7", "SZ[12:7]", 12, 7)] {
+fn other_sizes_self_play_and_save_games() {
+    for (size, sz, width, height) in
+        [("11", "SZ[11]", 11, 11), ("12x7", "SZ[12:7]", 12, 7), ("20", "SZ[20]", 20, 20)]
+    {
         let dir = scratch(&format!("save-{size}"));
         let sgf = dir.join("games.sgf");
         let psq = dir.join("psq");

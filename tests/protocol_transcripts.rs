@@ -64,16 +64,22 @@ fn start_forms_sizes_and_errors() {
     parse_move(&e.ask("BEGIN"));
 }
 
-/// Every size from 5 to 15, square or not: `START N`, `START W H` and `RECTSTART W,H`; the
+/// Every size from 5 to 22, square or not: `START N`, `START W H` and `RECTSTART W,H`; the
 /// answers stay on the board, and a move off it is refused with the game unchanged.
 #[test]
 fn smaller_and_rectangular_boards_are_played() {
     let mut e = Engine::start();
     e.send("INFO timeout_turn 100");
     e.send("INFO messages 0");
-    for (start, width, height) in
-        [("START 11", 11, 11), ("START 6 9", 6, 9), ("RECTSTART 15,7", 15, 7), ("START 5", 5, 5)]
-    {
+    for (start, width, height) in [
+        ("START 20", 20, 20),
+        ("RECTSTART 20,15", 20, 15),
+        ("START 11", 11, 11),
+        ("START 6 9", 6, 9),
+        ("RECTSTART 15,7", 15, 7),
+        ("START 22", 22, 22),
+        ("START 5", 5, 5),
+    ] {
         assert_eq!(e.ask(start), "OK", "{start}");
         let (x, y) = parse_move(&e.ask("BEGIN"));
         assert!(x < width && y < height, "{start}: {x},{y}");

@@ -4,7 +4,7 @@
 
 mod reference;
 
-use mnk_engine::bitboard::{Bitboard, Bits16, Bits32, Bits256};
+use mnk_engine::bitboard::{Bitboard, Bits16, Bits32, Bits256, Bits512};
 use mnk_engine::board::Board;
 use mnk_engine::color::Color;
 use mnk_engine::geometry::Geometry;
@@ -112,8 +112,8 @@ fn reference_and_bitboard_boards_agree_on_thousands_of_positions() {
     assert!(positions > 5_000, "only {positions} positions compared");
 }
 
-/// Boards smaller than their type's largest, square and not: whole-board random games (the
-/// edges and corners in play) under every rule agree with the reference move by move, and
+/// Boards of both gomoku types, their largest (22×22) and smaller ones, square and not:
+/// random games (whole-board ones put the edges and corners in play) under every rule agree with the reference move by move, and
 /// every incremental structure with its recomputation (`assert_same` checks
 /// `Board::is_consistent`, which rebuilds the line keys).
 #[test]
@@ -122,6 +122,12 @@ fn reference_and_bitboard_boards_agree_on_every_kind_of_size() {
     for (width, height) in [(6, 6), (11, 11), (7, 5), (5, 13), (15, 9), (12, 14)] {
         let g = BoardSize::new(width, height).unwrap().geometry();
         positions += boards_agree_on_random_games::<Bits256>(g, 6, 15);
+    }
+    for (width, height) in [(22, 22), (20, 20), (20, 15), (16, 9), (5, 22)] {
+        let g = BoardSize::new(width, height).unwrap().geometry();
+        // Games in a 9×9 window (lines and overlines come soon), and whole-board ones.
+        positions += boards_agree_on_random_games::<Bits512>(g, 4, 9);
+        positions += boards_agree_on_random_games::<Bits512>(g, 1, 22);
     }
     assert!(positions > 2_000, "only {positions} positions compared");
 }
@@ -178,6 +184,12 @@ fn perft_agrees_with_the_reference_on_small_and_rectangular_boards() {
         let g = BoardSize::new(width, height).unwrap().geometry();
         for rule in Rule::ALL {
             perft_agrees::<Bits256>(g, rule, (width * height) as u64, 4, 15, 2);
+        }
+    }
+    for (width, height) in [(16, 6), (7, 17), (22, 22)] {
+        let g = BoardSize::new(width, height).unwrap().geometry();
+        for rule in Rule::ALL {
+            perft_agrees::<Bits512>(g, rule, (width * height) as u64, 2, 9, 2);
         }
     }
 }

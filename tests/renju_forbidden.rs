@@ -3,7 +3,7 @@
 
 mod reference;
 
-use mnk_engine::bitboard::{Bitboard, Bits256};
+use mnk_engine::bitboard::{Bitboard, Bits256, Bits512};
 use mnk_engine::board::Board;
 use mnk_engine::color::Color;
 use mnk_engine::notation::parse_moves;
@@ -96,7 +96,7 @@ fn forbidden_points_near_the_edges_of_smaller_boards_match_the_reference() {
             points.iter().map(|&(x, y)| (x - min_x, y - min_y)).collect();
         let width = moved.iter().map(|p| p.0 + 2).max().unwrap_or(5).clamp(5, 15);
         let height = moved.iter().map(|p| p.1 + 2).max().unwrap_or(5).clamp(5, 15);
-        let Some(size) = BoardSize::new(width, height) else { continue };
+        let size = BoardSize::new(width, height).expect("5 to 15 wide and high");
         let g = size.geometry();
         // (5×5 has no line patterns, and no renju forbidden points.)
         if g.lines_span_board() {
@@ -116,4 +116,32 @@ fn forbidden_points_near_the_edges_of_smaller_boards_match_the_reference() {
         compared += 1;
     }
     assert!(compared > 100, "{compared} positions compared");
+}
+
+/// The data file's positions on 20×20, moved so that their stones touch the right and
+/// bottom edges (the last column and row of the 512-bit storage's rows) or stay in the
+/// middle: black's forbidden points on every empty cell against the naive reference.
+#[test]
+fn forbidden_points_on_twenty_by_twenty_match_the_reference() {
+    let g = BoardSize::new(20, 20).unwrap().geometry();
+    let mut compared = 0;
+    for (i, case) in cases().iter().enumerate().step_by(5) {
+        let points = parse_moves(&case.moves).unwrap();
+        let (max_x, max_y) = points.iter().fold((0, 0), |(a, b), &(x, y)| (a.max(x), b.max(y)));
+        // Every other position to the bottom right corner, the rest moved by (2, 3).
+        let (dx, dy) = if i % 10 == 0 { (19 - max_x, 19 - max_y) } else { (2, 3) };
+        let moved: Vec<(usize, usize)> = points.iter().map(|&(x, y)| (x + dx, y + dy)).collect();
+        let Ok(board) = Board::<Bits512>::from_points_on(g, Rule::Renju, &moved) else {
+            continue;
+        };
+        let mut naive = NaiveBoard::new(20, 20, 5, NaiveRule::Renju);
+        for &(x, y) in &moved {
+            naive.play(x, y);
+        }
+        let expected = naive.empty_cells().into_iter().filter(|&(x, y)| naive.forbidden(x, y, 8));
+        let got = board.forbidden_among(board.empty_cells()).iter().map(|c| g.xy(c));
+        assert_eq!(names(got), names(expected), "moves={moved:?}");
+        compared += 1;
+    }
+    assert!(compared > 80, "{compared} positions compared");
 }

@@ -1,10 +1,11 @@
-//! Bitboards: one set-of-cells vocabulary, three storage types (classes of boards).
+//! Bitboards: one set-of-cells vocabulary, four storage types (classes of boards).
 //!
 //! | boards            | type        | largest board | bits used  | stride |
 //! |-------------------|-------------|---------------|------------|--------|
 //! | 3×3               | [`Bits16`]  | 3×3           | 12 of 16   | 4      |
 //! | 5×5               | [`Bits32`]  | 5×5           | 30 of 32   | 6      |
 //! | up to 15×15       | [`Bits256`] | 15×15         | 240 of 256 | 16     |
+//! | up to 22×22       | [`Bits512`] | 22×22         | 506 of 512 | 23     |
 //!
 //! Every row is stored with at least one *guard column* on its right: cell (x, y) is bit
 //! `y * stride + x`, the stride being the type's (one more than its largest board's width).
@@ -29,13 +30,14 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 
 use crate::geometry::{Cell, Direction, Geometry};
 
-mod bits256;
+mod limbs;
 
-pub use bits256::Bits256;
+pub use limbs::{Bits256, Bits512};
 
 /// A set of cells of one board size, stored in the guard-column layout.
 ///
-/// Implemented by [`Bits16`] (3×3), [`Bits32`] (5×5) and [`Bits256`] (15×15).
+/// Implemented by [`Bits16`] (3×3), [`Bits32`] (5×5), [`Bits256`] (boards up to 15×15) and
+/// [`Bits512`] (up to 22×22).
 ///
 /// ```
 /// use mnk_engine::bitboard::{Bitboard, Bits32};
@@ -78,7 +80,7 @@ pub trait Bitboard:
     const EMPTY: Self;
     /// Every cell of the largest board (guard bits clear).
     const FULL: Self;
-    /// Number of storage bits (16, 32 or 256).
+    /// Number of storage bits (16, 32, 256 or 512).
     const STORAGE_BITS: u32;
 
     /// The set holding only `cell`. `cell` must be a valid index for this size.
@@ -89,6 +91,12 @@ pub trait Bitboard:
     fn is_empty(self) -> bool;
     /// Whether `cell` is in the set.
     fn contains(self, cell: Cell) -> bool;
+    /// Adds `index` to the set if it is not in it, else removes it (`index` below
+    /// `STORAGE_BITS`).
+    #[inline(always)]
+    fn toggle(&mut self, index: usize) {
+        *self ^= Self::from_cell(Cell::from_index(index as u16));
+    }
     /// Raw left shift of the storage by `n` bits (`n < STORAGE_BITS`); may set guard bits.
     fn shl(self, n: u32) -> Self;
     /// Raw right shift of the storage by `n` bits (`n < STORAGE_BITS`); may set guard bits.
@@ -207,9 +215,9 @@ fn write_picture<B: Bitboard>(set: B, f: &mut fmt::Formatter<'_>) -> fmt::Result
 
 /// The bits of a picture written in the source (see the types' `literal`), as limbs of 64
 /// bits: evaluated at compile time, where a malformed picture fails the build.
-const fn picture_limbs(picture: &str, geometry: Geometry) -> [u64; 4] {
+const fn picture_limbs<const L: usize>(picture: &str, geometry: Geometry) -> [u64; L] {
     let bytes = picture.as_bytes();
-    let mut limbs = [0u64; 4];
+    let mut limbs = [0u64; L];
     let (mut x, mut y, mut i) = (0, 0, 0);
     while i < bytes.len() {
         match bytes[i] {
@@ -251,7 +259,7 @@ macro_rules! word_bitboard {
             /// The set drawn by `picture`, rows separated by line breaks or `/` (`x` a member,
             /// `.` not), built at compile time in a `const`.
             pub const fn literal(picture: &str) -> $name {
-                $name(picture_limbs(picture, <$name as Bitboard>::GEOMETRY)[0] as $raw)
+                $name(picture_limbs::<1>(picture, <$name as Bitboard>::GEOMETRY)[0] as $raw)
             }
         }
 
@@ -303,7 +311,7 @@ macro_rules! word_bitboard {
                 if self.0 == 0 {
                     None
                 } else {
-                    Some(Cell::from_index(self.0.trailing_zeros() as u8))
+                    Some(Cell::from_index(self.0.trailing_zeros() as u16))
                 }
             }
             #[inline]
@@ -441,6 +449,7 @@ mod tests {
         set_vocabulary_works::<Bits16>();
         set_vocabulary_works::<Bits32>();
         set_vocabulary_works::<Bits256>();
+        set_vocabulary_works::<Bits512>();
     }
 
     #[test]
@@ -448,6 +457,7 @@ mod tests {
         direction_shifts_match_coordinates::<Bits16>();
         direction_shifts_match_coordinates::<Bits32>();
         direction_shifts_match_coordinates::<Bits256>();
+        direction_shifts_match_coordinates::<Bits512>();
     }
 
     #[test]
@@ -455,6 +465,7 @@ mod tests {
         pictures_round_trip::<Bits16>();
         pictures_round_trip::<Bits32>();
         pictures_round_trip::<Bits256>();
+        pictures_round_trip::<Bits512>();
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use crate::bitboard::{Bitboard, Bits16, Bits32, Bits256};
+use crate::bitboard::{Bitboard, Bits16, Bits32, Bits256, Bits512};
 use crate::board::{Board, IllegalMove, PositionError};
 use crate::color::Color;
 use crate::geometry::{Cell, Geometry};
@@ -25,8 +25,10 @@ pub enum Game {
     Three(Board<Bits16>),
     /// 5×5.
     Five(Board<Bits32>),
-    /// Every other size (up to 15×15), five in a row.
+    /// The other sizes up to 15×15, five in a row.
     Gomoku(Board<Bits256>),
+    /// The larger sizes, up to 22×22, five in a row.
+    Large(Board<Bits512>),
 }
 
 /// Runs `$body` with `$b` bound to the board inside a [`Game`] (a reference to it when the
@@ -48,6 +50,7 @@ macro_rules! with_game {
             $crate::game::Game::Three($b) => $body,
             $crate::game::Game::Five($b) => $body,
             $crate::game::Game::Gomoku($b) => $body,
+            $crate::game::Game::Large($b) => $body,
         }
     };
 }
@@ -58,7 +61,10 @@ impl Game {
         match size {
             BoardSize::THREE => Game::Three(Board::new(rule)),
             BoardSize::FIVE => Game::Five(Board::new(rule)),
-            _ => Game::Gomoku(Board::with_geometry(size.geometry(), rule)),
+            _ if size.geometry().stride() == Bits256::GEOMETRY.stride() => {
+                Game::Gomoku(Board::with_geometry(size.geometry(), rule))
+            }
+            _ => Game::Large(Board::with_geometry(size.geometry(), rule)),
         }
     }
 

@@ -11,12 +11,12 @@ use std::fmt;
 ///
 /// The index is meaningful only together with the board size it was made for.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct Cell(u8);
+pub struct Cell(u16);
 
 impl Cell {
     /// The cell with bit index `index`. No check: prefer [`Geometry::cell`].
     #[inline(always)]
-    pub const fn from_index(index: u8) -> Cell {
+    pub const fn from_index(index: u16) -> Cell {
         Cell(index)
     }
 
@@ -162,7 +162,7 @@ impl Geometry {
     #[inline]
     pub const fn cell(self, x: usize, y: usize) -> Option<Cell> {
         if x < self.width() && y < self.height() {
-            Some(Cell((y * self.stride() + x) as u8))
+            Some(Cell((y * self.stride() + x) as u16))
         } else {
             None
         }
@@ -200,7 +200,7 @@ impl Geometry {
     pub const fn transform(self, symmetry: Symmetry, cell: Cell) -> Cell {
         let (x, y) = self.xy(cell);
         let (tx, ty) = symmetry.apply(x, y, self.width(), self.height());
-        Cell((ty * self.stride() + tx) as u8)
+        Cell((ty * self.stride() + tx) as u16)
     }
 
     /// The symmetries that map the board onto itself: all 8 of a square, the 4 that keep
@@ -320,7 +320,7 @@ mod tests {
             assert_eq!(g.cell(0, g.height()), None);
             assert_eq!(g.cell_i32(-1, 0), None);
             // The guard bit of row 0 is not a cell.
-            assert!(!g.is_on_board(Cell::from_index(g.width() as u8)));
+            assert!(!g.is_on_board(Cell::from_index(g.width() as u16)));
         }
     }
 

@@ -60,7 +60,7 @@ impl<B: Bitboard> LineTable<B> {
         let mut through_start = Vec::with_capacity(slots as usize + 1);
         for index in 0..slots {
             through_start.push(through_masks.len() as u16);
-            let cell = Cell::from_index(index as u8);
+            let cell = Cell::from_index(index);
             if g.is_on_board(cell) {
                 through_masks
                     .extend(lines.iter().filter(|l| l.mask.contains(cell)).map(|l| l.mask));

@@ -1,4 +1,4 @@
-//! Renju forbidden points (black only, 15×15).
+//! Renju forbidden points (black only; boards with line keys, larger than 5×5).
 //!
 //! A black move is forbidden when it does not make five and makes, counting over the four
 //! lines through it:
@@ -21,11 +21,13 @@
 
 use arrayvec::ArrayVec;
 
-use crate::bitboard::{Bitboard, Bits256};
+use crate::bitboard::Bitboard;
+#[cfg(test)]
+use crate::bitboard::Bits256;
 use crate::color::Color;
 use crate::geometry::{Cell, Direction};
 use crate::pattern::Pattern;
-use crate::pattern::keys::LineKeys;
+use crate::pattern::keys::{KeyedBitboard, LineKeys};
 use crate::pattern::pair::ThreatKind;
 use crate::pattern::table::HALF;
 
@@ -64,8 +66,8 @@ fn verdict(patterns: &[Pattern; 4]) -> Verdict {
 
 /// A superset of the empty cells where black would make six or more in a row: such a cell
 /// has five black stones beside it along one line, so three in a row on one side.
-fn overline_suspects(black: Bits256) -> Bits256 {
-    let mut suspects = Bits256::EMPTY;
+fn overline_suspects<B: Bitboard>(black: B) -> B {
+    let mut suspects = B::EMPTY;
     for &d in &Direction::ALL {
         // The last cells of three black stones in a row along `d`.
         let behind = black.shift(d, 1);
@@ -79,7 +81,7 @@ fn overline_suspects(black: Bits256) -> Bits256 {
 
 /// A superset of black's forbidden cells: where black makes a four, an open three or an
 /// overline. (A forbidden cell has two fours, two threes or an overline.)
-fn suspects(keys: &LineKeys, black: Bits256) -> Bits256 {
+fn suspects<B: KeyedBitboard, const S: usize>(keys: &LineKeys<B, S>, black: B) -> B {
     keys.kind_cells(Color::Black, ThreatKind::Four)
         | keys.kind_cells(Color::Black, ThreatKind::Three)
         | overline_suspects(black)
@@ -87,18 +89,18 @@ fn suspects(keys: &LineKeys, black: Bits256) -> Bits256 {
 
 /// The position with black stones added for the recursion, read from the line keys without
 /// changing them (see [`LineKeys::black_pattern_with`]): no copy of the keys to make.
-struct Overlay<'k> {
-    keys: &'k LineKeys,
+struct Overlay<'k, B: KeyedBitboard, const S: usize> {
+    keys: &'k LineKeys<B, S>,
     /// The black stones added, in order: the cell checked, then one per level of the
     /// recursion below it (levels `MAX_RECURSION - 1` down to 0), so at most
     /// `MAX_RECURSION + 1`.
     added: ArrayVec<Cell, { MAX_RECURSION as usize + 1 }>,
-    black: Bits256,
-    occupied: Bits256,
+    black: B,
+    occupied: B,
 }
 
-impl Overlay<'_> {
-    fn new(keys: &LineKeys, black: Bits256, occupied: Bits256) -> Overlay<'_> {
+impl<B: KeyedBitboard, const S: usize> Overlay<'_, B, S> {
+    fn new(keys: &LineKeys<B, S>, black: B, occupied: B) -> Overlay<'_, B, S> {
         Overlay { keys, added: ArrayVec::new(), black, occupied }
     }
 
@@ -119,16 +121,13 @@ impl Overlay<'_> {
 
     fn remove(&mut self) {
         let cell = self.added.pop().expect("a stone to remove");
-        self.black = self.black - Bits256::from_cell(cell);
-        self.occupied = self.occupied - Bits256::from_cell(cell);
+        self.black = self.black - B::from_cell(cell);
+        self.occupied = self.occupied - B::from_cell(cell);
     }
 
     /// The forbidden cells among the empty `cells`, each checked on its own.
-    fn forbidden_of(&mut self, cells: Bits256) -> Bits256 {
-        cells
-            .iter()
-            .filter(|&c| self.is_forbidden(c, MAX_RECURSION))
-            .fold(Bits256::EMPTY, Bitboard::with)
+    fn forbidden_of(&mut self, cells: B) -> B {
+        cells.iter().filter(|&c| self.is_forbidden(c, MAX_RECURSION)).fold(B::EMPTY, Bitboard::with)
     }
 
     fn is_forbidden(&mut self, cell: Cell, depth: u32) -> bool {
@@ -184,12 +183,12 @@ impl Overlay<'_> {
 
 /// Black's forbidden cells among the empty `candidates`, in the position given by the line
 /// keys and the stones.
-pub fn forbidden_among(
-    keys: &LineKeys,
-    black: Bits256,
-    white: Bits256,
-    candidates: Bits256,
-) -> Bits256 {
+pub fn forbidden_among<B: KeyedBitboard, const S: usize>(
+    keys: &LineKeys<B, S>,
+    black: B,
+    white: B,
+    candidates: B,
+) -> B {
     let occupied = black | white;
     let mut cells = candidates - occupied;
     if cells.count() > DIRECT_CHECK_MAX {

@@ -9,13 +9,14 @@
 //! |-----------------------|-------------|--------------|
 //! | 3×3                   | [`Bits16`]  | none         |
 //! | 5×5                   | [`Bits32`]  | none         |
-//! | 5..15 × 5..15, others | [`Bits256`] | [`LineKeys`] |
+//! | others up to 15×15    | [`Bits256`] | [`LineKeys`] |
+//! | the others, to 22×22  | [`Bits512`] | [`LineKeys`] |
 
 use std::fmt;
 use std::str::FromStr;
 use std::sync::LazyLock;
 
-use crate::bitboard::{Bitboard, Bits16, Bits32, Bits256};
+use crate::bitboard::{Bitboard, Bits16, Bits32, Bits256, Bits512};
 use crate::geometry::Geometry;
 use crate::lines::LineTable;
 use crate::pattern::keys::{LineKeys, LineState, NoLines};
@@ -63,28 +64,42 @@ impl Size for Bits32 {
     }
 }
 
-impl Size for Bits256 {
-    type Lines = LineKeys;
+/// The sizes whose boards keep line keys, with the keys' slot count (the type's bits).
+macro_rules! keyed_size {
+    ($type:ty, $slots:expr) => {
+        impl Size for $type {
+            type Lines = LineKeys<$type, $slots>;
 
-    fn line_table() -> &'static LineTable<Self> {
-        static TABLE: LazyLock<LineTable<Bits256>> = LazyLock::new(LineTable::generate);
-        &TABLE
-    }
+            fn line_table() -> &'static LineTable<Self> {
+                static TABLE: LazyLock<LineTable<$type>> = LazyLock::new(LineTable::generate);
+                &TABLE
+            }
 
-    #[inline]
-    fn renju_forbidden(lines: &LineKeys, black: Self, white: Self, candidates: Self) -> Self {
-        crate::renju::forbidden_among(lines, black, white, candidates)
-    }
+            #[inline]
+            fn renju_forbidden(
+                lines: &Self::Lines,
+                black: Self,
+                white: Self,
+                candidates: Self,
+            ) -> Self {
+                crate::renju::forbidden_among(lines, black, white, candidates)
+            }
+        }
+    };
 }
+
+keyed_size!(Bits256, 256);
+keyed_size!(Bits512, 512);
 
 /// Fewest cells per row or column of a board with five in a row (besides 3×3).
 pub const MIN_SIDE: usize = 5;
 /// Most cells per row or column mnk plays.
-pub const MAX_SIDE: usize = 15;
+pub const MAX_SIDE: usize = 22;
 
 /// A board size mnk plays: 3×3 (three in a row), or any width and height from
 /// [`MIN_SIDE`] to [`MAX_SIDE`] (five in a row). Chooses the bitboard type at run time (see
-/// [`crate::game::Game`]): 3×3 [`Bits16`], 5×5 [`Bits32`], every other size [`Bits256`].
+/// [`crate::game::Game`]): 3×3 [`Bits16`], 5×5 [`Bits32`], the other boards up to 15×15
+/// [`Bits256`], the larger ones [`Bits512`].
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
 pub struct BoardSize {
     width: u8,
@@ -129,8 +144,10 @@ impl BoardSize {
             Bits16::GEOMETRY
         } else if w == 5 && h == 5 {
             Bits32::GEOMETRY
-        } else {
+        } else if w <= Bits256::GEOMETRY.width() && h <= Bits256::GEOMETRY.height() {
             Geometry::rect(w, h, 5, Bits256::GEOMETRY.stride())
+        } else {
+            Geometry::rect(w, h, 5, Bits512::GEOMETRY.stride())
         }
     }
 
@@ -207,7 +224,7 @@ mod tests {
         assert_eq!("15".parse(), Ok(BoardSize::FIFTEEN));
         assert_eq!("11x9".parse::<BoardSize>().map(|s| (s.width(), s.height())), Ok((11, 9)));
         assert_eq!("3".parse(), Ok(BoardSize::THREE));
-        for bad in ["4", "3x5", "16", "0x0", "x", "5x", "-5", "15x15x1", ""] {
+        for bad in ["4", "3x5", "23", "0x0", "x", "5x", "-5", "15x15x1", "22x23", ""] {
             assert!(bad.parse::<BoardSize>().is_err(), "{bad}");
         }
         assert_eq!(BoardSize::FIVE.to_string(), "5x5");
@@ -219,6 +236,9 @@ mod tests {
         assert_eq!(BoardSize::FIVE.geometry(), Bits32::GEOMETRY);
         let g = BoardSize::new(11, 7).unwrap().geometry();
         assert_eq!((g.width(), g.height(), g.k(), g.stride()), (11, 7, 5, 16));
-        assert_eq!(BoardSize::squares().count(), 12);
+        assert_eq!(BoardSize::squares().count(), 19);
+        let g = BoardSize::new(20, 15).unwrap().geometry();
+        assert_eq!((g.width(), g.height(), g.stride()), (20, 15, 23));
+        assert_eq!(BoardSize::new(15, 16).unwrap().geometry().stride(), 23);
     }
 }

@@ -138,7 +138,7 @@ mod tests {
     use super::*;
     use crate::score::{loss_in, win_in};
 
-    fn line(index: u8, score: Score) -> PvLine {
+    fn line(index: u16, score: Score) -> PvLine {
         PvLine { depth: 5, score, pv: vec![Cell::from_index(index)] }
     }
 

@@ -8,11 +8,12 @@
 //! ```text
 //! word 0: the full 64-bit position key XOR word 1 (both 0 = empty slot)
 //! word 1: bits  0..16  score      (i16, mate scores stored relative to the node, see below)
-//!         bits 16..24  best move  (cell index; 255 = none)
+//!         bits 16..24  best move  (cell index, low 8 bits; with bit 40, 511 = none)
 //!         bits 24..32  depth      (u8; 255 = proven: exact at any depth)
 //!         bits 32..34  bound      (1 = upper, 2 = lower, 3 = exact)
 //!         bits 34..40  generation (6 bits, wraps)
-//!         bits 40..64  zero
+//!         bit  40      best move  (cell index, bit 8)
+//!         bits 41..64  zero
 //! ```
 //!
 //! A position's bucket is `(key × buckets) >> 64` (a multiply-high, so any bucket count
@@ -48,7 +49,8 @@ pub const BUCKET_ENTRIES: usize = 4;
 pub const MAX_BYTES: usize = 1 << 36;
 /// Depth recorded for results that are exact at any depth (solved subtrees).
 pub const PROVEN_DEPTH: u8 = 255;
-const NO_MOVE: u8 = 255;
+/// The move field's value for "no move" (cell indices are below 506).
+const NO_MOVE: u16 = 511;
 const GENERATION_MASK: u8 = 0x3f;
 
 /// What a stored score says about the true score.
@@ -153,10 +155,15 @@ fn atomic_words(words: Vec<[u64; 2]>) -> Vec<Words> {
     unsafe { Vec::from_raw_parts(ptr.cast::<Words>(), len, capacity) }
 }
 
+/// A 9-bit move field in the data word: bits 16..24 and bit 40.
+const fn move_bits(mv: u16) -> u64 {
+    (mv as u64 & 0xFF) << 16 | (mv as u64 >> 8) << 40
+}
+
 impl Slot {
     fn pack(key: u64, entry: &TtEntry, generation: u8) -> Slot {
         let data = u64::from(entry.score as i16 as u16)
-            | u64::from(entry.best_move.map_or(NO_MOVE, |c| c.index() as u8)) << 16
+            | move_bits(entry.best_move.map_or(NO_MOVE, |c| c.index() as u16))
             | u64::from(entry.depth) << 24
             | (entry.bound as u64) << 32
             | u64::from(generation & GENERATION_MASK) << 34;
@@ -165,7 +172,7 @@ impl Slot {
 
     fn unpack(self) -> TtEntry {
         let d = self.data;
-        let mv = (d >> 16) as u8;
+        let mv = ((d >> 16) & 0xFF | (d >> 40 & 1) << 8) as u16;
         TtEntry {
             score: Score::from(d as u16 as i16),
             best_move: (mv != NO_MOVE).then(|| Cell::from_index(mv)),
@@ -388,7 +395,7 @@ mod tests {
     use super::*;
     use crate::score::{WIN, loss_in, win_in};
 
-    fn entry(score: Score, mv: Option<u8>, depth: u8, bound: Bound) -> TtEntry {
+    fn entry(score: Score, mv: Option<u16>, depth: u8, bound: Bound) -> TtEntry {
         TtEntry { score, best_move: mv.map(Cell::from_index), depth, bound }
     }
 
@@ -399,13 +406,16 @@ mod tests {
             (-1234, Some(0), 7, Bound::Upper),
             (WIN - 3, Some(238), PROVEN_DEPTH, Bound::Lower),
             (-WIN + 9, Some(17), 200, Bound::Exact),
+            (12, Some(255), 3, Bound::Lower),
+            (-12, Some(256), 4, Bound::Upper),
+            (99, Some(505), 5, Bound::Exact),
         ] {
             let e = entry(score, mv, depth, bound);
             for generation in [0, 5, 63] {
                 let slot = Slot::pack(42, &e, generation);
                 assert_eq!(slot.unpack(), e);
                 assert_eq!(slot.generation(), generation);
-                assert_eq!(slot.data >> 40, 0, "reserved bits stay zero");
+                assert_eq!(slot.data >> 41, 0, "reserved bits stay zero");
             }
         }
     }
@@ -430,7 +440,7 @@ mod tests {
         let mut tt = TranspositionTable::with_bytes(1 << 20);
         let keys: Vec<u64> = (1..2_000u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
         for (i, &key) in keys.iter().enumerate() {
-            tt.store(key, entry(i as Score, Some((i % 200) as u8), 3, Bound::Exact));
+            tt.store(key, entry(i as Score, Some((i % 200) as u16), 3, Bound::Exact));
         }
         let before: Vec<_> = keys.iter().map(|&key| tt.probe(key)).collect();
         let total = tt.storage_bytes();
@@ -511,7 +521,7 @@ mod tests {
         let tt = TranspositionTable::with_bytes(4 * BUCKET_BYTES);
         let entry_of = |key: u64| {
             let depth = (key % 200) as u8;
-            entry((key % 5000) as Score - 2500, Some((key % 225) as u8), depth, Bound::Lower)
+            entry((key % 5000) as Score - 2500, Some((key % 505) as u16), depth, Bound::Lower)
         };
         std::thread::scope(|scope| {
             for seed in 0..4 {

@@ -146,19 +146,19 @@ pub fn run_through<B: Bitboard>(own: B, cell: Cell, dir: Direction, cap: usize) 
     // Forwards: guard bits stop horizontal and diagonal runs at the right edge; `limit` the
     // bottom.
     let mut i = cell.index() + step;
-    while len < cap && i < limit && own.contains(Cell::from_index(i as u8)) {
+    while len < cap && i < limit && own.contains(Cell::from_index(i as u16)) {
         len += 1;
         i += step;
     }
-    let after = (i < limit).then(|| Cell::from_index(i as u8)).filter(|&c| g.is_on_board(c));
+    let after = (i < limit).then(|| Cell::from_index(i as u16)).filter(|&c| g.is_on_board(c));
     // Backwards: guard bits stop runs at the left edge; index underflow the top.
     let mut i = cell.index();
-    while len < cap && i >= step && own.contains(Cell::from_index((i - step) as u8)) {
+    while len < cap && i >= step && own.contains(Cell::from_index((i - step) as u16)) {
         len += 1;
         i -= step;
     }
     let before =
-        (i >= step).then(|| Cell::from_index((i - step) as u8)).filter(|&c| g.is_on_board(c));
+        (i >= step).then(|| Cell::from_index((i - step) as u16)).filter(|&c| g.is_on_board(c));
     Run { len, before, after }
 }
 

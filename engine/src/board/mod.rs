@@ -31,8 +31,8 @@ mod error;
 
 pub use error::{IllegalMove, PositionError};
 
-/// Capacity of the undo stack: at least the cell count of the largest board (225).
-pub const MAX_HISTORY: usize = 256;
+/// Capacity of the undo stack: the cell count of the largest board (22 × 22).
+pub const MAX_HISTORY: usize = 484;
 
 /// An m,n,k-game position on the board size `B` stands for, under one [`Rule`].
 #[derive(Clone, Debug)]

@@ -22,7 +22,7 @@ use super::pair::{KINDS, ThreatKind, pair_kinds};
 use super::pair::{PatternPair, pair_pattern};
 use super::table::{CODE_BLACK, CODE_WHITE, HALF, PatternTable, empty_compact_key, stone_weight};
 use super::weights::{PATTERN_POTENTIAL, Role, potential_shift};
-use crate::bitboard::{Bitboard, Bits256};
+use crate::bitboard::{Bitboard, Bits256, Bits512};
 use crate::color::Color;
 use crate::geometry::{Cell, Direction, Geometry};
 use crate::rules::Rule;
@@ -109,20 +109,14 @@ impl<B: Bitboard> LineState<B> for NoLines {
     }
 }
 
-/// Cell slots of the 15×15 storage: bit indices 0..240, rounded up to 256 so that a `u8`
-/// cell index is always in bounds (the hot loops index with no check).
-const SLOTS: usize = 256;
 /// "No neighbour" in the neighbour table.
-const NONE: u8 = u8::MAX;
+const NONE: u16 = u16::MAX;
 
 /// For each cell, direction and line index `i` (0..11, 5 = the cell): the cell at that
 /// position of the line, or `NONE` off the board.
 struct Neighbours {
-    cells: Vec<[[u8; 2 * HALF + 1]; 4]>,
+    cells: Vec<[[u16; 2 * HALF + 1]; 4]>,
 }
-
-/// Number of (cell, direction) keys in the storage, flattened.
-const KEY_SLOTS: usize = 4 * SLOTS;
 
 /// The flat index of `cell`'s key along direction `dir`: `cell · 4 + dir`.
 #[inline(always)]
@@ -130,11 +124,11 @@ fn key_slot(cell: Cell, dir: usize) -> usize {
     cell.index() * 4 + dir
 }
 
-/// A flat key index stored as `u16`, as an index (masked: the compiler then needs no
-/// bounds check).
+/// A flat key index stored as `u16`, as an index into the `SLOTS` cells' keys (masked: the
+/// compiler then needs no bounds check).
 #[inline(always)]
-fn slot_index(slot: u16) -> usize {
-    usize::from(slot) & (KEY_SLOTS - 1)
+fn slot_index<const SLOTS: usize>(slot: u16) -> usize {
+    usize::from(slot) & (4 * SLOTS - 1)
 }
 
 /// One (cell, direction) key that sees a cell, by its flat index (see [`key_slot`]), and
@@ -165,36 +159,50 @@ impl Seers {
 /// What line keys need to know of one board size, generated from its geometry: the
 /// neighbour table, the seers, each key's reach and the keys of the empty board (off-board
 /// cells are walls).
-struct KeyTables {
+pub struct KeyTables<B> {
     geometry: Geometry,
     neighbours: Neighbours,
     seers: Seers,
     /// For each key slot (cell · 4 + direction), the cells of that key's line: the cell and
     /// up to five on each side.
-    line_reach: Vec<Bits256>,
-    empty_keys: Box<[[u32; 4]; SLOTS]>,
+    line_reach: Vec<B>,
+    /// The keys of the empty board, by cell.
+    empty_keys: Vec<[u32; 4]>,
 }
 
-/// The key tables of every board size of the 256-bit class, by width and height, each
-/// built on first use.
-static KEY_TABLES: [[OnceLock<KeyTables>; SIDES]; SIDES] =
-    [const { [const { OnceLock::new() }; SIDES] }; SIDES];
-/// Widths and heights the table cache covers (0..=15).
-const SIDES: usize = 16;
+/// A bitboard type whose boards keep line keys: where the key tables of each of its sizes
+/// are kept.
+pub trait KeyedBitboard: Bitboard {
+    /// The key tables of `geometry` (a board of this type), built on first use and kept
+    /// for the run.
+    fn key_tables(geometry: Geometry) -> &'static KeyTables<Self>;
+}
 
-impl KeyTables {
-    /// The tables of `geometry` (a board of the 256-bit class).
-    fn of(geometry: Geometry) -> &'static KeyTables {
-        KEY_TABLES[geometry.width()][geometry.height()].get_or_init(|| KeyTables::new(geometry))
-    }
+/// Keeps the key tables of every width and height of a type, each built on first use.
+macro_rules! key_tables_of {
+    ($type:ty, $sides:expr) => {
+        impl KeyedBitboard for $type {
+            fn key_tables(geometry: Geometry) -> &'static KeyTables<$type> {
+                static TABLES: [[OnceLock<KeyTables<$type>>; $sides]; $sides] =
+                    [const { [const { OnceLock::new() }; $sides] }; $sides];
+                TABLES[geometry.width()][geometry.height()].get_or_init(|| KeyTables::new(geometry))
+            }
+        }
+    };
+}
 
-    fn new(g: Geometry) -> KeyTables {
-        debug_assert_eq!(g.within(Bits256::GEOMETRY), Some(g));
-        let neighbours = Neighbours::new(g);
-        let mut list = vec![[Seer::default(); 4 * 2 * HALF]; SLOTS];
-        let mut len = vec![0u8; SLOTS];
-        let mut line_reach = vec![Bits256::EMPTY; KEY_SLOTS];
-        let mut empty_keys = Box::new([[0u32; 4]; SLOTS]);
+key_tables_of!(Bits256, 16);
+key_tables_of!(Bits512, 23);
+
+impl<B: Bitboard> KeyTables<B> {
+    fn new(g: Geometry) -> KeyTables<B> {
+        debug_assert_eq!(g.within(B::GEOMETRY), Some(g));
+        let slots = B::STORAGE_BITS as usize;
+        let neighbours = Neighbours::new(g, slots);
+        let mut list = vec![[Seer::default(); 4 * 2 * HALF]; slots];
+        let mut len = vec![0u8; slots];
+        let mut line_reach = vec![B::EMPTY; 4 * slots];
+        let mut empty_keys = vec![[0u32; 4]; slots];
         for cell in g.all_cells() {
             let c = cell.index();
             for (d, line) in neighbours.cells[c].iter().enumerate() {
@@ -213,7 +221,7 @@ impl KeyTables {
                 line_reach[key_slot(cell, d)] = line
                     .iter()
                     .filter(|&&c| c != NONE)
-                    .fold(Bits256::EMPTY, |set, &c| set.with(Cell::from_index(c)));
+                    .fold(B::EMPTY, |set, &c| set.with(Cell::from_index(c)));
                 let walls_left = line[..HALF].iter().filter(|&&c| c == NONE).count();
                 let walls_right = line[HALF + 1..].iter().filter(|&&c| c == NONE).count();
                 empty_keys[c][d] = empty_compact_key(walls_left, walls_right);
@@ -224,8 +232,8 @@ impl KeyTables {
 }
 
 impl Neighbours {
-    fn new(g: Geometry) -> Neighbours {
-        let mut cells = vec![[[NONE; 2 * HALF + 1]; 4]; SLOTS];
+    fn new(g: Geometry, slots: usize) -> Neighbours {
+        let mut cells = vec![[[NONE; 2 * HALF + 1]; 4]; slots];
         for cell in g.all_cells() {
             let (x, y) = g.xy(cell);
             for (d, dir) in Direction::ALL.into_iter().enumerate() {
@@ -233,7 +241,7 @@ impl Neighbours {
                 for (i, slot) in cells[cell.index()][d].iter_mut().enumerate() {
                     let k = i as i32 - HALF as i32;
                     if let Some(c) = g.cell_i32(x as i32 + dx * k, y as i32 + dy * k) {
-                        *slot = c.index() as u8;
+                        *slot = c.index() as u16;
                     }
                 }
             }
@@ -275,12 +283,11 @@ fn packed_potential(pair: PatternPair) -> i128 {
 
 /// Toggles cell `row` in the threat-cell sets of the `flags` (bit `4 · colour + kind`).
 #[inline(always)]
-fn toggle_kinds(kind_cells: &mut [[Bits256; KINDS]; 2], row: usize, mut flags: u8) {
-    let (limb, bit) = (row >> 6, 1u64 << (row & 63));
+fn toggle_kinds<B: Bitboard>(kind_cells: &mut [[B; KINDS]; 2], row: usize, mut flags: u8) {
     while flags != 0 {
         let flag_index = flags.trailing_zeros() as usize;
         flags &= flags - 1;
-        kind_cells[flag_index / 4][flag_index % 4].0[limb] ^= bit;
+        kind_cells[flag_index / 4][flag_index % 4].toggle(row);
     }
 }
 
@@ -312,10 +319,10 @@ struct Frame {
     sums: bool,
 }
 
-/// The line keys of a 15×15 board, with the patterns they stand for and the evaluation
-/// sums, all kept up to date by make and unmake.
+/// The line keys of a board of type `B` (with `SLOTS` = its storage bits), with the
+/// patterns they stand for and the evaluation sums, all kept up to date by make and unmake.
 #[derive(Clone)]
-pub struct LineKeys {
+pub struct LineKeys<B: 'static, const SLOTS: usize> {
     /// `keys[cell][direction]`: compact keys (see [`super::table`]); the hot paths index
     /// them flattened (see [`key_slot`]).
     keys: Box<[[u32; 4]; SLOTS]>,
@@ -337,10 +344,10 @@ pub struct LineKeys {
     potential: i128,
     /// Per colour and threat kind, the cells with any such direction (boxed: keeps the
     /// board itself small to move and clone).
-    kind_cells: Box<[[Bits256; KINDS]; 2]>,
+    kind_cells: Box<[[B; KINDS]; 2]>,
     table: &'static PatternTable,
     /// The tables of the board's size.
-    tables: &'static KeyTables,
+    tables: &'static KeyTables<B>,
     /// Whether the state is maintained (see [`LineState::deactivate`]).
     active: bool,
     /// Whether placements update `potential` and `combo_indices` (see
@@ -353,13 +360,13 @@ pub struct LineKeys {
     frames: Vec<Frame>,
 }
 
-impl std::fmt::Debug for LineKeys {
+impl<B, const SLOTS: usize> std::fmt::Debug for LineKeys<B, SLOTS> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("LineKeys")
     }
 }
 
-impl LineKeys {
+impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
     /// The pattern a stone of `color` on the empty `cell` makes along direction `dir`.
     #[inline(always)]
     pub fn pattern(&self, cell: Cell, dir: usize, color: Color) -> Pattern {
@@ -376,7 +383,7 @@ impl LineKeys {
     /// (occupied cells in the set mean nothing); for callers that know the state is
     /// maintained, such as renju's forbidden points.
     #[inline(always)]
-    pub(crate) fn kind_cells(&self, color: Color, kind: ThreatKind) -> Bits256 {
+    pub(crate) fn kind_cells(&self, color: Color, kind: ThreatKind) -> B {
         self.kind_cells[color.index()][kind as usize]
     }
 
@@ -452,10 +459,10 @@ impl LineKeys {
         let mut live = [(0u16, 0u32); 4 * 2 * HALF];
         let mut n = 0;
         for &Seer { slot, weight } in seers {
-            let key = &mut keys[slot_index(slot)];
+            let key = &mut keys[slot_index::<SLOTS>(slot)];
             *key += code * u32::from(weight);
             live[n] = (slot, *key);
-            n += usize::from(self.vacant[usize::from((slot >> 2) as u8)]);
+            n += usize::from(self.vacant[usize::from(slot >> 2) & (SLOTS - 1)]);
         }
         let mut new_pairs = [0; 4 * 2 * HALF];
         for (&(_, key), new_pair) in live[..n].iter().zip(&mut new_pairs) {
@@ -466,7 +473,7 @@ impl LineKeys {
         let mut changes = [Change::NONE; 4 * 2 * HALF];
         let (mut changed, mut potential) = (0, 0);
         for (&(slot, _), &new_pair) in live[..n].iter().zip(&new_pairs) {
-            let index = slot_index(slot);
+            let index = slot_index::<SLOTS>(slot);
             let old_pair = self.pairs.as_flattened()[index];
             if old_pair == new_pair {
                 continue;
@@ -507,11 +514,11 @@ impl LineKeys {
     fn restore(&mut self, cell: Cell, code: u32, changes_start: usize) {
         let keys = self.keys.as_flattened_mut();
         for &Seer { slot, weight } in self.tables.seers.of(cell) {
-            keys[slot_index(slot)] -= code * u32::from(weight);
+            keys[slot_index::<SLOTS>(slot)] -= code * u32::from(weight);
         }
         let pairs = self.pairs.as_flattened_mut();
         for &Change { slot, old, combo_delta, toggled } in &self.changes[changes_start..] {
-            let slot = slot_index(slot);
+            let slot = slot_index::<SLOTS>(slot);
             let row = slot >> 2 & (SLOTS - 1);
             if toggled != 0 {
                 toggle_kinds(&mut self.kind_cells, row, toggled);
@@ -523,12 +530,14 @@ impl LineKeys {
     }
 }
 
-impl LineState<Bits256> for LineKeys {
+impl<B: KeyedBitboard, const SLOTS: usize> LineState<B> for LineKeys<B, SLOTS> {
     fn new(rule: Rule, geometry: Geometry) -> Self {
         let table = PatternTable::of(rule);
         let combos = table.combos();
-        let tables = KeyTables::of(geometry);
-        let keys = tables.empty_keys.clone();
+        debug_assert_eq!(SLOTS, B::STORAGE_BITS as usize, "a key per storage bit");
+        let tables = B::key_tables(geometry);
+        let keys: Box<[[u32; 4]; SLOTS]> =
+            tables.empty_keys.clone().into_boxed_slice().try_into().expect("a key per slot");
         let mut pairs = Box::new([[0; 4]; SLOTS]);
         let mut combo_indices = Box::new([0; SLOTS]);
         let mut potential = 0;
@@ -548,7 +557,7 @@ impl LineState<Bits256> for LineKeys {
             combo_indices,
             vacant: Box::new([1; SLOTS]),
             potential,
-            kind_cells: Box::new([[Bits256::EMPTY; KINDS]; 2]),
+            kind_cells: Box::new([[B::EMPTY; KINDS]; 2]),
             table,
             tables,
             active: true,
@@ -593,7 +602,7 @@ impl LineState<Bits256> for LineKeys {
         self.potential = frame.potential;
     }
 
-    fn matches(&self, rule: Rule, geometry: Geometry, black: Bits256, white: Bits256) -> bool {
+    fn matches(&self, rule: Rule, geometry: Geometry, black: B, white: B) -> bool {
         if !self.active {
             return true;
         }
@@ -606,7 +615,7 @@ impl LineState<Bits256> for LineKeys {
         }
         // Occupied cells' pairs and kinds are frozen at their placement (see `update`):
         // only the empty cells' must agree.
-        let empty = Bits256::cells_of(geometry) - (black | white);
+        let empty = B::cells_of(geometry) - (black | white);
         // The sums are the board's only while every stone was placed with them on.
         let sums = self.frames.iter().all(|frame| frame.sums);
         let empty_agree = empty.iter().all(|c| {
@@ -639,14 +648,14 @@ impl LineState<Bits256> for LineKeys {
     }
 
     #[inline(always)]
-    fn threat_cells(&self, color: Color, kind: ThreatKind) -> Option<Bits256> {
+    fn threat_cells(&self, color: Color, kind: ThreatKind) -> Option<B> {
         self.active.then(|| self.kind_cells(color, kind))
     }
 
-    fn threat_reach(&self, color: Color, kind: ThreatKind, cells: Bits256) -> Option<Bits256> {
+    fn threat_reach(&self, color: Color, kind: ThreatKind, cells: B) -> Option<B> {
         let flag = 1 << (color.index() * KINDS + kind as usize);
         self.active.then(|| {
-            let mut reach = Bits256::EMPTY;
+            let mut reach = B::EMPTY;
             for cell in cells.iter() {
                 for (d, &pair) in self.pairs[cell.index()].iter().enumerate() {
                     if pair_kinds(pair) & flag != 0 {

@@ -14,9 +14,11 @@ use crate::color::Color;
 use crate::score::Score;
 use crate::size::Size;
 
-/// Entries per side to move: the last move's cell index × 256 + the one before's (255 for
-/// none).
-const SIZE: usize = 1 << 16;
+/// Entries per side to move: the last move's cell index × 512 + the one before's (511 for
+/// none; cell indices are below 506).
+const SIZE: usize = 1 << 18;
+/// The index of "no move" in an entry's index.
+const NONE: usize = 511;
 /// Entries are in 1/`GRAIN` of an evaluation unit.
 const GRAIN: i32 = 128;
 /// The largest correction, in entry units (200 evaluation units, about two-thirds of an open
@@ -38,10 +40,8 @@ impl CorrectionHistory {
     #[inline]
     fn slot<B: Size>(board: &Board<B>) -> usize {
         let history = board.history();
-        let back = |n: usize| {
-            history.len().checked_sub(n).map_or(u8::MAX as usize, |i| history[i].index())
-        };
-        back(1) << 8 | back(2)
+        let back = |n: usize| history.len().checked_sub(n).map_or(NONE, |i| history[i].index());
+        (back(1) << 9 | back(2)) & (SIZE - 1)
     }
 
     /// The correction to add to the static evaluation of `board` (for its side to move).
@@ -103,10 +103,10 @@ mod tests {
     fn the_slot_is_the_last_two_moves() {
         let board = |moves| Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
         let (a1, b1, c1) = (0, 1, 2);
-        assert_eq!(CorrectionHistory::slot(&board("")), 0xFFFF);
-        assert_eq!(CorrectionHistory::slot(&board("a1")), a1 << 8 | 0xFF);
-        assert_eq!(CorrectionHistory::slot(&board("a1,b1")), b1 << 8 | a1);
-        assert_eq!(CorrectionHistory::slot(&board("a1,b1,c1")), c1 << 8 | b1);
+        assert_eq!(CorrectionHistory::slot(&board("")), NONE << 9 | NONE);
+        assert_eq!(CorrectionHistory::slot(&board("a1")), a1 << 9 | NONE);
+        assert_eq!(CorrectionHistory::slot(&board("a1,b1")), b1 << 9 | a1);
+        assert_eq!(CorrectionHistory::slot(&board("a1,b1,c1")), c1 << 9 | b1);
         let mut history = CorrectionHistory::new();
         let position = board("a1,b1,c1");
         history.update(&position, 8, 7);

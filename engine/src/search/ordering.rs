@@ -103,12 +103,12 @@ impl<B: Size> MovePicker<B> {
 /// Killer moves (two per ply) and the history table (per colour and cell).
 pub(crate) struct Ordering {
     killers: Box<[[Option<Cell>; 2]; MAX_PLY]>,
-    history: Box<[[u32; 256]; 2]>,
+    history: Box<[[u32; 512]; 2]>,
 }
 
 impl Ordering {
     pub(crate) fn new() -> Ordering {
-        Ordering { killers: Box::new([[None; 2]; MAX_PLY]), history: Box::new([[0; 256]; 2]) }
+        Ordering { killers: Box::new([[None; 2]; MAX_PLY]), history: Box::new([[0; 512]; 2]) }
     }
 
     /// Records a move that caused a beta cutoff at `ply` with `depth` remaining.
@@ -201,7 +201,7 @@ mod tests {
         let ordering = Ordering::new();
         for len in [0, 1, 2, 3, 4, 7, 40, 200] {
             let moves: Vec<(i64, Cell)> = (0..len)
-                .map(|i| (rng.below(5) as i64 - 2, Cell::from_index(i as u8)))
+                .map(|i| (rng.below(5) as i64 - 2, Cell::from_index(i as u16)))
                 .rev()
                 .collect();
             let keyed = moves.iter().map(|&(key, cell)| pack(key, cell)).collect();

@@ -195,8 +195,8 @@ fn board_infers_colours_from_counts() {
 fn unsupported_sizes_and_rules_are_errors() {
     let mut s = Session::new();
     assert_eq!(
-        reply(&mut s, Command::Start { width: 20, height: 20 }),
-        vec![Response::Error(SessionError::UnsupportedSize { width: 20, height: 20 })]
+        reply(&mut s, Command::Start { width: 23, height: 23 }),
+        vec![Response::Error(SessionError::UnsupportedSize { width: 23, height: 23 })]
     );
     assert!(matches!(&reply(&mut s, Command::Begin)[..], [Response::Error(_)]));
     reply(&mut s, Command::Start { width: 15, height: 15 });
@@ -476,7 +476,7 @@ fn yixin_hash_clear_and_show_info() {
     assert!(texts[0].starts_with("MESSAGE name=\"mnk\""), "{texts:?}");
     assert!(texts.contains(&format!("MESSAGE INFO MAX_THREAD_NUM {MAX_THREADS}")), "{texts:?}");
     assert!(texts.contains(&"MESSAGE INFO RULES 0 1 2 4 8 9".to_string()), "{texts:?}");
-    let sizes = "MESSAGE INFO BOARD_SIZES 3 5 6 7 8 9 10 11 12 13 14 15";
+    let sizes = "MESSAGE INFO BOARD_SIZES 3 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22";
     assert!(texts.contains(&sizes.to_string()), "{texts:?}");
 }
 

@@ -15,7 +15,7 @@ use super::table::ThreatTable;
 #[derive(Clone)]
 pub(crate) struct Hints {
     /// Table key of a position on the win → the cell index of its winning move.
-    firsts: HashMap<u64, u8, ahash::RandomState>,
+    firsts: HashMap<u64, u16, ahash::RandomState>,
     /// Attacking moves the win took: guided solves start deepening there.
     pub(super) depth: u32,
 }
@@ -41,7 +41,7 @@ impl Hints {
     }
 
     /// The winning move of the position whose table key was `key` in the won solve.
-    pub(super) fn first(&self, key: u64) -> Option<u8> {
+    pub(super) fn first(&self, key: u64) -> Option<u16> {
         self.firsts.get(&key).copied()
     }
 }

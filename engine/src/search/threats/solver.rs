@@ -197,7 +197,7 @@ impl ThreatSearch {
 
     /// The winning move the hints know for the position with table key `key`, if the solve
     /// is guided.
-    fn hinted_move(&self, key: u64) -> Option<u8> {
+    fn hinted_move(&self, key: u64) -> Option<u16> {
         let (hints, delta) = (self.hints.as_ref()?, self.hint_delta?);
         hints.first(key ^ delta)
     }
@@ -294,7 +294,7 @@ impl ThreatSearch {
                 win,
                 depth: depth.min(u32::from(u8::MAX)) as u8,
                 plies: plies.min(usize::from(u8::MAX)) as u8,
-                first: first.filter(|_| win).map_or(0, |c| c.index() as u8),
+                first: first.filter(|_| win).map_or(0, |c| c.index() as u16),
             });
         }
         result

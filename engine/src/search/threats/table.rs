@@ -17,7 +17,7 @@ pub(super) struct ThreatEntry {
     pub(super) win: bool,
     pub(super) depth: u8,
     pub(super) plies: u8,
-    pub(super) first: u8,
+    pub(super) first: u16,
 }
 
 /// The solver's table: one entry per slot, always replaced. Only results of completed
