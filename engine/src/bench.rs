@@ -18,7 +18,10 @@ use crate::with_game;
 pub const BENCH_HASH_BYTES: usize = 16 << 20;
 
 /// The signature: total nodes (main search plus threat search) of [`run`].
-pub const EXPECTED_NODES: u64 = 970_203;
+pub const EXPECTED_NODES: u64 = 1_915_585;
+/// The nodes of the first twelve positions (3×3, 5×5 and 15×15), the signature before the
+/// 11×11 and 20×20 positions came: larger boards must leave 15×15 play as it was.
+pub const EXPECTED_NODES_OF_THE_FIRST_TWELVE: u64 = 970_203;
 
 /// One bench position.
 #[derive(Copy, Clone, Debug)]
@@ -33,8 +36,22 @@ pub struct BenchPosition {
     pub depth: u32,
 }
 
-/// The positions, all sizes and rules.
-pub const POSITIONS: [BenchPosition; 12] = [
+/// 11×11 (a smaller board of the 256-bit type).
+const ELEVEN: BoardSize = match BoardSize::new(11, 11) {
+    Some(size) => size,
+    None => panic!("11x11 is a size"),
+};
+/// 20×20 (the 512-bit type).
+const TWENTY: BoardSize = match BoardSize::new(20, 20) {
+    Some(size) => size,
+    None => panic!("20x20 is a size"),
+};
+
+/// The positions, all sizes and rules. The first twelve are the 15×15 and small-board
+/// positions the signature has always had; the 11×11 and 20×20 ones are the 15×15 middle
+/// games moved on those boards (the 11×11 one to two cells from an edge, the last 20×20
+/// one into a corner).
+pub const POSITIONS: [BenchPosition; 18] = [
     BenchPosition { size: BoardSize::THREE, rule: Rule::Freestyle, moves: "", depth: 9 },
     BenchPosition { size: BoardSize::THREE, rule: Rule::Standard, moves: "a1", depth: 8 },
     BenchPosition { size: BoardSize::FIVE, rule: Rule::Freestyle, moves: "c3b2", depth: 8 },
@@ -82,6 +99,42 @@ pub const POSITIONS: [BenchPosition; 12] = [
         moves: "h8,i9,h9,h10,g8,i8",
         depth: 4,
     },
+    BenchPosition {
+        size: ELEVEN,
+        rule: Rule::Freestyle,
+        moves: "h5,g4,d4,i5,f5,i4,f6,f4,h4,i3,i2,h6,i7,g7,j4,e5,d6,g6",
+        depth: 5,
+    },
+    BenchPosition {
+        size: TWENTY,
+        rule: Rule::Freestyle,
+        moves: "m10,l9,i9,n10,k10,n9,k11,k9,m9,n8,n7,m11,n12,l12,o9,j10,i11,l11",
+        depth: 5,
+    },
+    BenchPosition {
+        size: TWENTY,
+        rule: Rule::Freestyle,
+        moves: "k11,m10,k12,k10,j11,m12,l13,i10,l11,i11",
+        depth: 5,
+    },
+    BenchPosition {
+        size: TWENTY,
+        rule: Rule::Standard,
+        moves: "i10,i9,m9,m10,l11,k11,j10,h10,j8,j9,h9,k9,n11,i12",
+        depth: 5,
+    },
+    BenchPosition {
+        size: TWENTY,
+        rule: Rule::Renju,
+        moves: "k11,l12,l11,m11,j11,i11,k12",
+        depth: 4,
+    },
+    BenchPosition {
+        size: TWENTY,
+        rule: Rule::Freestyle,
+        moves: "r18,t17,r19,r17,q18,t19,s20,p17,s18,p18",
+        depth: 5,
+    },
 ];
 
 /// The result of one bench position.
@@ -114,8 +167,10 @@ pub fn run(on_line: &mut dyn FnMut(&BenchLine)) -> Vec<BenchLine> {
         .collect()
 }
 
-/// The 15×15 middle games of [`POSITIONS`] that [`speed`] measures.
+/// The 15×15 middle games of [`POSITIONS`] that [`speed`] measures ...
 pub const SPEED_POSITIONS: [usize; 4] = [5, 6, 7, 10];
+/// ... and the same games on 20×20.
+pub const SPEED_POSITIONS_20: [usize; 4] = [13, 14, 15, 16];
 /// Main-search nodes allowed per speed position (an exact limit: repeatable).
 pub const SPEED_SEARCH_NODES: u64 = 400_000;
 /// Rounds of make/unmake over every candidate of every speed position.
@@ -148,16 +203,30 @@ pub struct SpeedReport {
     pub searches: Vec<SpeedSearch>,
 }
 
-/// Measures the 15×15 hot paths on the middle games of [`SPEED_POSITIONS`]: make/unmake of
-/// every candidate move, then a single-threaded search with a node limit. Pattern tables are
+/// Measures the hot paths on the middle games of [`SPEED_POSITIONS`] (15×15) or, with
+/// `twenty`, of [`SPEED_POSITIONS_20`] (the same games on 20×20): make/unmake of every
+/// candidate move, then a single-threaded search with a node limit. Pattern tables are
 /// built before any clock starts.
-pub fn speed(on_search: &mut dyn FnMut(&SpeedSearch)) -> SpeedReport {
-    use crate::bitboard::{Bitboard, Bits256};
-    let boards: Vec<(usize, Board<Bits256>)> = SPEED_POSITIONS
+pub fn speed(twenty: bool, on_search: &mut dyn FnMut(&SpeedSearch)) -> SpeedReport {
+    if twenty {
+        speed_of::<crate::bitboard::Bits512>(&SPEED_POSITIONS_20, on_search)
+    } else {
+        speed_of::<crate::bitboard::Bits256>(&SPEED_POSITIONS, on_search)
+    }
+}
+
+fn speed_of<B: crate::size::Size>(
+    indices: &[usize],
+    on_search: &mut dyn FnMut(&SpeedSearch),
+) -> SpeedReport {
+    let boards: Vec<(usize, Board<B>)> = indices
         .iter()
         .map(|&i| {
             let p = POSITIONS[i];
-            (i, Board::from_notation(p.rule, p.moves).expect("bench positions are legal"))
+            let points = crate::notation::parse_moves(p.moves).expect("bench positions parse");
+            let board = Board::from_points_on(p.size.geometry(), p.rule, &points)
+                .expect("bench positions are legal");
+            (i, board)
         })
         .collect();
     let mut made = 0u64;
@@ -203,7 +272,10 @@ mod tests {
 
     #[test]
     fn bench_signature_matches_the_checked_in_count() {
-        let total: u64 = run(&mut |_| {}).iter().map(|l| l.nodes).sum();
+        let lines = run(&mut |_| {});
+        let first: u64 = lines[..12].iter().map(|l| l.nodes).sum();
+        assert_eq!(first, EXPECTED_NODES_OF_THE_FIRST_TWELVE, "15x15 and small boards changed");
+        let total: u64 = lines.iter().map(|l| l.nodes).sum();
         assert_eq!(
             total, EXPECTED_NODES,
             "the bench signature changed: update EXPECTED_NODES only for an intended behaviour change"

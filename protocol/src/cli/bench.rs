@@ -3,8 +3,8 @@
 //! Output: one line per position (`position I size S rule R depth D nodes N time_ms T`),
 //! then `bench N nodes T ms R nps`.
 //!
-//! `pbrain-mnk bench --speed` instead measures the 15×15 hot paths (see
-//! `mnk_engine::bench::speed`): `make_unmake M moves T ms R per_s`, one `search position I
+//! `pbrain-mnk bench --speed` instead measures the 15×15 hot paths (with `--size 20`, the
+//! same middle games on 20×20; see `mnk_engine::bench::speed`): `make_unmake M moves T ms R per_s`, one `search position I
 //! depth D nodes N threat_nodes V time_ms T nps R total_nps Q main_nps P` line per middle
 //! game, then `speed nodes N threat_nodes V time_ms T nps R total_nps Q main_nps P`. `nps`
 //! is main-search nodes over the whole time, `total_nps` counts the threat solver's nodes
@@ -13,6 +13,7 @@
 
 use std::io::Write;
 
+use clap::builder::TypedValueParser;
 use mnk_engine::bench;
 use mnk_engine::report::nodes_per_second;
 
@@ -24,12 +25,17 @@ pub(crate) struct Args {
     /// Measure the 15x15 hot paths (make/unmake, middle-game searches) instead.
     #[arg(long)]
     speed: bool,
+    /// With --speed: the board of the middle games, 15 or 20.
+    #[arg(long, value_name = "N", default_value_t = 15, requires = "speed",
+          value_parser = clap::builder::PossibleValuesParser::new(["15", "20"])
+              .map(|s| s.parse::<u32>().expect("a listed number")))]
+    size: u32,
 }
 
 /// Runs the subcommand.
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     if args.speed {
-        return speed(out);
+        return speed(args.size == 20, out);
     }
     let mut index = 0;
     let mut error = None;
@@ -64,9 +70,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 /// `bench --speed`: make/unmake and middle-game search speed.
-fn speed(out: &mut dyn Write) -> Result<(), CliError> {
+fn speed(twenty: bool, out: &mut dyn Write) -> Result<(), CliError> {
     let mut error = None;
-    let report = bench::speed(&mut |s| {
+    let report = bench::speed(twenty, &mut |s| {
         let written = writeln!(
             out,
             "search position {} depth {} nodes {} threat_nodes {} time_ms {} nps {} total_nps {} \
