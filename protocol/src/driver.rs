@@ -37,6 +37,8 @@ enum Event {
     Eof,
     Progress(Response),
     Done(JobOutcome),
+    /// The job panicked, with this message.
+    Failed(String),
 }
 
 /// Runs the protocol on `input` and `output` until `END` or end of input.
@@ -58,6 +60,8 @@ pub fn run_session<R: Read + Send + 'static, W: Write>(
     let mut framer = Framer::new();
     let mut queue: VecDeque<(Command, Instant)> = VecDeque::new();
     let mut thinking: Option<Arc<AtomicBool>> = None;
+    // What the job running is for (see `Session::fail`).
+    let mut purpose = None;
     // Whether the job running is a ponder search, which any input stops.
     let mut pondering = false;
     loop {
@@ -65,13 +69,17 @@ pub fn run_session<R: Read + Send + 'static, W: Write>(
             let Some((command, received)) = queue.pop_front() else { break };
             match session.handle_received(command, received) {
                 Reaction::Reply(lines) => write_lines(&mut out, &lines)?,
-                Reaction::Think(job) => thinking = Some(spawn_job(job, &tx)?),
+                Reaction::Think(job) => {
+                    purpose = job.purpose();
+                    thinking = Some(spawn_job(job, &tx)?);
+                }
                 Reaction::Quit => return Ok(()),
             }
         }
         if thinking.is_none()
             && let Some(job) = session.ponder()
         {
+            purpose = job.purpose();
             thinking = Some(spawn_job(job, &tx)?);
             pondering = true;
         }
@@ -105,6 +113,10 @@ pub fn run_session<R: Read + Send + 'static, W: Write>(
                 (thinking, pondering) = (None, false);
                 write_lines(&mut out, &session.finish(outcome))?;
             }
+            Event::Failed(message) => {
+                (thinking, pondering) = (None, false);
+                write_lines(&mut out, &session.fail(purpose, &message))?;
+            }
         }
     }
 }
@@ -114,13 +126,28 @@ fn spawn_job(job: Box<crate::session::Job>, tx: &Sender<Event>) -> io::Result<Ar
     let (flag, tx) = (stop.clone(), tx.clone());
     thread::Builder::new().name("worker".into()).stack_size(SEARCH_STACK_BYTES).spawn(
         move || {
-            let outcome = job.run(flag, &mut |line| {
-                let _ = tx.send(Event::Progress(line));
+            // A panic in the job is a bug; it must not leave the manager without an answer.
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                job.run(flag, &mut |line| {
+                    let _ = tx.send(Event::Progress(line));
+                })
+            }));
+            let _ = tx.send(match run {
+                Ok(outcome) => Event::Done(outcome),
+                Err(payload) => Event::Failed(panic_message(payload.as_ref())),
             });
-            let _ = tx.send(Event::Done(outcome));
         },
     )?;
     Ok(stop)
+}
+
+/// The text of a panic's payload.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    match (payload.downcast_ref::<&str>(), payload.downcast_ref::<String>()) {
+        (Some(text), _) => (*text).to_string(),
+        (_, Some(text)) => text.clone(),
+        _ => "a panic".to_string(),
+    }
 }
 
 fn write_lines<W: Write>(out: &mut W, lines: &[Response]) -> io::Result<()> {

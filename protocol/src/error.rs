@@ -78,6 +78,8 @@ pub enum SessionError {
     GameDecided,
     /// A search that found no move (a decided board).
     NoLegalMove,
+    /// A job that failed inside the engine (a bug: the message says where).
+    Internal(String),
     /// `TAKEBACK` of a move that is not the last one.
     TakebackNotLast {
         /// The move to take back.
@@ -143,6 +145,7 @@ impl fmt::Display for SessionError {
             ),
             SessionError::GameDecided => f.write_str("the game is already decided"),
             SessionError::NoLegalMove => f.write_str("no legal move"),
+            SessionError::Internal(message) => write!(f, "internal error: {message}"),
             SessionError::TakebackNotLast { point: (x, y), last: (lx, ly) } => {
                 write!(f, "TAKEBACK {x},{y}: the last move is {lx},{ly}")
             }

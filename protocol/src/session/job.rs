@@ -74,6 +74,15 @@ pub enum JobOutcome {
 }
 
 impl Job {
+    /// What the job is for, kept by the driver in case the job fails (see
+    /// [`crate::session::Session::fail`]).
+    pub fn purpose(&self) -> Option<Purpose> {
+        match self {
+            Job::Search(job) => Some(job.purpose),
+            Job::Perft(_) | Job::Defend(_) | Job::Balance(_) => None,
+        }
+    }
+
     /// Runs the job; `stop` ends it early, `on_line` receives the progress lines.
     pub fn run(
         self: Box<Self>,

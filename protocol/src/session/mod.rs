@@ -315,6 +315,29 @@ impl Session {
         lines
     }
 
+    /// The answer to a job that failed inside the engine (a panic: a bug, which the message
+    /// names) instead of finishing, `purpose` being the search's (`None`: another job). A
+    /// move request is still answered with a legal move — a candidate next to the stones —
+    /// so that a bug costs a weak move rather than the game; a ponder search is dropped; any
+    /// other job is answered `ERROR`. The search's table went down with it: the next search
+    /// makes a new one.
+    pub fn fail(&mut self, purpose: Option<Purpose>, message: &str) -> Vec<Response> {
+        log::error!("a job failed: {message}");
+        let error = SessionError::Internal(message.to_string());
+        match (purpose, &mut self.game) {
+            (Some(Purpose::Ponder), _) => Vec::new(),
+            (Some(_), Some(game)) if !game.outcome().is_decided() => {
+                let cell = with_game!(&*game, b => mnk_engine::movegen::candidates(b).lowest())
+                    .or_else(|| with_game!(&*game, b => b.legal_moves().lowest()));
+                let Some(cell) = cell else { return vec![Response::Error(error)] };
+                let point = game.point(cell);
+                let played = play_or_fallback(game, point);
+                vec![Response::Message(error.to_string()), Response::Move(played)]
+            }
+            _ => vec![Response::Error(error)],
+        }
+    }
+
     /// Takes back a finished job and returns its answer.
     pub fn finish(&mut self, outcome: JobOutcome) -> Vec<Response> {
         match outcome {

@@ -624,3 +624,25 @@ fn strength_sets_the_searches_level() {
     s.handle(Command::info("strength", "101"));
     assert_eq!(s.settings().strength.level(), 0, "a bad value changes nothing");
 }
+
+/// A job that fails inside the engine (a panic, caught by the driver) still answers a move
+/// request with a legal move next to the stones, which is played; a ponder search is
+/// dropped; any other job is answered `ERROR internal error: …`.
+#[test]
+fn a_failed_job_still_answers_a_move_request() {
+    let mut s = started(20);
+    reply(&mut s, Command::Turn((10, 10)));
+    let before = s.game().unwrap().move_count();
+    let lines = s.fail(Some(Purpose::Move), "index out of bounds");
+    let [Response::Message(message), Response::Move(point)] = &lines[..] else {
+        panic!("{lines:?}")
+    };
+    assert_eq!(message, "internal error: index out of bounds");
+    assert_eq!(s.game().unwrap().move_count(), before + 1, "the move is played");
+    let (x, y) = *point;
+    assert!(x.abs_diff(10) <= 2 && y.abs_diff(10) <= 2, "next to the stones: {point:?}");
+    assert_eq!(s.fail(Some(Purpose::Ponder), "boom"), vec![]);
+    let lines = s.fail(None, "boom");
+    assert!(matches!(&lines[..], [Response::Error(SessionError::Internal(m))] if m == "boom"));
+    assert_eq!(s.game().unwrap().move_count(), before + 1, "nothing else played");
+}
