@@ -8,7 +8,7 @@ use mnk_engine::board::Board;
 use mnk_engine::color::Color;
 use mnk_engine::notation::parse_moves;
 use mnk_engine::rules::Rule;
-use mnk_engine::size::BoardSize;
+use mnk_engine::size::{BoardSize, Size};
 use reference::{NaiveBoard, NaiveRule};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/renju-forbid-dev.txt");
@@ -81,6 +81,20 @@ fn the_naive_reference_agrees_with_the_data_file() {
     }
 }
 
+/// Black's forbidden points on every empty cell of `board`, reached by `moves`, are those
+/// of the naive reference on a board of the same size.
+fn assert_forbidden_points_are_the_references<B: Size>(board: &Board<B>, moves: &[(usize, usize)]) {
+    let g = board.geometry();
+    let mut naive = NaiveBoard::new(g.width(), g.height(), 5, NaiveRule::Renju);
+    for &(x, y) in moves {
+        naive.play(x, y);
+    }
+    let expected = naive.empty_cells().into_iter().filter(|&(x, y)| naive.forbidden(x, y, 8));
+    let got = board.forbidden_among(board.empty_cells()).iter().map(|c| g.xy(c));
+    let (width, height) = (g.width(), g.height());
+    assert_eq!(names(got), names(expected), "{width}x{height} moves={moves:?}");
+}
+
 /// The data file's positions moved into the top left corner of the smallest board (square or
 /// not, at least 5×5) that holds them with one free row and column: the board's edges now
 /// block fours and threes, and black's forbidden points on every empty cell must be the
@@ -106,13 +120,7 @@ fn forbidden_points_near_the_edges_of_smaller_boards_match_the_reference() {
         let Ok(board) = Board::<Bits256>::from_points_on(g, Rule::Renju, &moved) else {
             continue;
         };
-        let mut naive = NaiveBoard::new(width, height, 5, NaiveRule::Renju);
-        for &(x, y) in &moved {
-            naive.play(x, y);
-        }
-        let expected = naive.empty_cells().into_iter().filter(|&(x, y)| naive.forbidden(x, y, 8));
-        let got = board.forbidden_among(board.empty_cells()).iter().map(|c| g.xy(c));
-        assert_eq!(names(got), names(expected), "{width}x{height} moves={moved:?}");
+        assert_forbidden_points_are_the_references(&board, &moved);
         compared += 1;
     }
     assert!(compared > 100, "{compared} positions compared");
@@ -134,13 +142,7 @@ fn forbidden_points_on_twenty_by_twenty_match_the_reference() {
         let Ok(board) = Board::<Bits512>::from_points_on(g, Rule::Renju, &moved) else {
             continue;
         };
-        let mut naive = NaiveBoard::new(20, 20, 5, NaiveRule::Renju);
-        for &(x, y) in &moved {
-            naive.play(x, y);
-        }
-        let expected = naive.empty_cells().into_iter().filter(|&(x, y)| naive.forbidden(x, y, 8));
-        let got = board.forbidden_among(board.empty_cells()).iter().map(|c| g.xy(c));
-        assert_eq!(names(got), names(expected), "moves={moved:?}");
+        assert_forbidden_points_are_the_references(&board, &moved);
         compared += 1;
     }
     assert!(compared > 80, "{compared} positions compared");

@@ -101,10 +101,10 @@ const WIN_BOUND: i32 = WIN - 1_000;
 /// Nodes between two looks at the stop flag.
 const STOP_CHECK_NODES: u64 = 1 << 12;
 
-/// Cells per line at most (the 15×15 side).
-const MAX_LINE: usize = 15;
+/// Cells per line at most (the 22×22 side).
+const MAX_LINE: usize = 22;
 
-/// The score of `line` (at most 15 cells: 0 empty, 1 black, 2 white) for `color`, by matching
+/// The score of `line` (at most 22 cells: 0 empty, 1 black, 2 white) for `color`, by matching
 /// every template of [`PATTERNS`] at every offset: the slow, direct definition.
 pub fn line_score(line: &[u8], color: Color) -> i32 {
     let own = color.index() as u8 + 1;
@@ -156,13 +156,13 @@ struct Classroom<'a, B: Size> {
     through: Vec<ArrayVec<(u16, u8), 4>>,
     /// Per line: its contents, two bits per cell (0 empty, 1 black, 2 white), first cell
     /// lowest.
-    codes: Vec<u32>,
+    codes: Vec<u64>,
     /// Per line: its scores (black's, white's) for its current contents.
     current: Vec<[i32; 2]>,
     /// Per colour: the sum of its line scores over the board.
     totals: [i32; 2],
     /// Line scores (black's, white's) by (line length, contents).
-    cache: HashMap<(u8, u32), [i32; 2], RandomState>,
+    cache: HashMap<(u8, u64), [i32; 2], RandomState>,
     nodes: u64,
     stop: Option<&'a AtomicBool>,
     stopped: bool,
@@ -182,7 +182,7 @@ impl<'a, B: Size> Classroom<'a, B> {
             .iter()
             .map(|line| {
                 line.iter().enumerate().fold(0, |code, (pos, &cell)| {
-                    let stone = board.stone_at(cell).map_or(0, |c| c.index() as u32 + 1);
+                    let stone = board.stone_at(cell).map_or(0, |c| c.index() as u64 + 1);
                     code | stone << (2 * pos)
                 })
             })
@@ -210,7 +210,7 @@ impl<'a, B: Size> Classroom<'a, B> {
     }
 
     /// Black's and white's scores of `line` holding `code`.
-    fn scores(&mut self, line: usize, code: u32) -> [i32; 2] {
+    fn scores(&mut self, line: usize, code: u64) -> [i32; 2] {
         let len = self.lines[line].len();
         *self.cache.entry((len as u8, code)).or_insert_with(|| {
             let cells: ArrayVec<u8, MAX_LINE> =
@@ -220,7 +220,7 @@ impl<'a, B: Size> Classroom<'a, B> {
     }
 
     /// Puts (`stone` = 1 or 2) or removes (0) a stone in the line codes and totals.
-    fn set(&mut self, cell: Cell, stone: u32) {
+    fn set(&mut self, cell: Cell, stone: u64) {
         for i in 0..self.through[cell.index()].len() {
             let (line, pos) = self.through[cell.index()][i];
             let (line, shift) = (usize::from(line), 2 * u32::from(pos));
@@ -235,7 +235,7 @@ impl<'a, B: Size> Classroom<'a, B> {
     }
 
     fn play(&mut self, cell: Cell) -> Outcome {
-        let stone = self.board.side_to_move().index() as u32 + 1;
+        let stone = self.board.side_to_move().index() as u64 + 1;
         self.set(cell, stone);
         self.board.play_unchecked(cell)
     }
@@ -260,7 +260,7 @@ impl<'a, B: Size> Classroom<'a, B> {
             let (line, pos) = self.through[cell.index()][i];
             let (line, shift) = (usize::from(line), 2 * u32::from(pos));
             for color in [us, us.opponent()] {
-                let stone = color.index() as u32 + 1;
+                let stone = color.index() as u64 + 1;
                 let after = self.scores(line, self.codes[line] | stone << shift);
                 value += after[color.index()] - self.current[line][color.index()];
             }

@@ -19,7 +19,7 @@ const HISTORY_SCALE: i64 = 1 << 12;
 const HISTORY_CAP: u32 = 1 << 24;
 
 /// A list of moves, at most one per cell.
-pub(crate) type MoveList = ArrayVec<Cell, 256>;
+pub(crate) type MoveList = ArrayVec<Cell, 512>;
 
 /// Moves picked one at a time, best first, in stages: the transposition-table move and the
 /// killers come out before anything else is looked at (a cutoff by one of them saves scoring
@@ -31,7 +31,7 @@ pub(crate) struct MovePicker<B: Size> {
     unscored: B,
     /// Scored moves, each packed into one integer (see [`pack`]): 2 KiB to move instead of
     /// 4 KiB, and the sort compares plain integers.
-    keyed: ArrayVec<i64, 256>,
+    keyed: ArrayVec<i64, 512>,
     /// Moves handed out so far (staged first, then scored).
     next: usize,
     sorted: bool,

@@ -178,3 +178,24 @@ fn with_every_stop_of_a_four_blocked_the_line_is_the_move_played() {
         assert_eq!(score::mate_plies(result.score()), Some(-2));
     }
 }
+
+/// On 22×22, 64 stones three cells apart leave over 400 candidates: every move list of the
+/// search (root, node, threat solver) holds more than 256 moves, and the search, and the
+/// classroom player's, still answer with a legal move under every rule.
+#[test]
+fn a_search_with_hundreds_of_candidates_on_twenty_two_by_twenty_two_plays_a_legal_move() {
+    use crate::bitboard::Bits512;
+    let g = crate::size::BoardSize::new(22, 22).expect("a size").geometry();
+    let points: Vec<(usize, usize)> =
+        (0..8).flat_map(|y| (0..8).map(move |x| (3 * x, 3 * y))).collect();
+    for rule in Rule::ALL {
+        let board = Board::<Bits512>::from_points_on(g, rule, &points).expect("no five");
+        assert!(crate::movegen::candidates(&board).count() > 256);
+        let mut tt = TranspositionTable::with_bytes(1 << 20);
+        let limits = SearchLimits { nodes: Some(3_000), ..SearchLimits::default() };
+        let best = search(&board, &mut tt, limits, &mut |_| {}).best_move.expect("a move");
+        assert!(board.legal_moves().contains(best), "{rule}");
+        let classroom = crate::classroom::search(&board, 1, None).best_move.expect("a move");
+        assert!(board.legal_moves().contains(classroom), "{rule}");
+    }
+}

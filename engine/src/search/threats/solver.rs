@@ -22,7 +22,7 @@ use crate::size::Size;
 /// A list of attacking moves with their threat values.
 /// (Each packed into one integer as in the move picker, see [`pack`]: the sort compares
 /// plain integers.)
-pub(super) type AttackList = arrayvec::ArrayVec<i64, 256>;
+pub(super) type AttackList = arrayvec::ArrayVec<i64, 512>;
 
 /// Fills `moves` with the side to move's attacking moves near its stones, strongest first
 /// (ties by cell): every cell where it makes a four and, with `threes`, an open three.
