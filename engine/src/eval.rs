@@ -1,10 +1,10 @@
 //! Static evaluation, from the side to move's point of view, for depth-limited leaves.
 //!
-//! * On 15×15 it reads the pattern potentials the line state keeps incrementally: for each
-//!   colour, the sum over the empty cells of what a stone there would make along each line
-//!   and in combination (weights in [`crate::pattern::weights`]), the side to move's counted
-//!   with its own weights and the opponent's with the waiting side's. Nothing is computed at
-//!   the leaf but a difference.
+//! * On the gomoku boards it reads the pattern potentials the line state keeps
+//!   incrementally: for each colour, the sum over the empty cells of what a stone there
+//!   would make along each line and in combination (weights in
+//!   [`crate::pattern::weights`]), the side to move's counted with its own weights and the
+//!   opponent's with the waiting side's. Nothing is computed at the leaf but a difference.
 //! * On the small boards (3×3, 5×5), whose lines span the board, it counts windows: every
 //!   line that holds stones of only one colour is worth [`WINDOW_WEIGHT`]`[n]` to its owner,
 //!   n being its stones, so the live lines and how far along they are.
@@ -21,12 +21,12 @@ use crate::size::Size;
 /// A window with k stones never reaches evaluation (the game is over).
 pub const WINDOW_WEIGHT: [Score; 6] = [0, 1, 6, 40, 300, 0];
 
-/// Bonus for having the move, in the same units (on 15×15 the side to move's own weights
-/// count most of it: about 350 on an empty board, less as it fills; see
+/// Bonus for having the move, in the same units (on the gomoku boards the side to move's
+/// own weights count most of it: about 350 on an empty board, less as it fills; see
 /// [`crate::pattern::weights::PATTERN_POTENTIAL`]).
 pub const TEMPO: Score = 8;
 
-/// The evaluation of `board` for the side to move. On 15×15 it is the difference of the
+/// The evaluation of `board` for the side to move. On the gomoku boards it is the difference of the
 /// two sides' pattern potentials, the side to move's counted with its own weights and the
 /// opponent's with the waiting side's, kept incrementally by the line keys
 /// ([`crate::pattern::weights::PATTERN_POTENTIAL`]); on the small boards it counts windows.
@@ -61,9 +61,10 @@ mod tests {
     #[test]
     fn the_empty_board_favours_the_side_to_move() {
         assert_eq!(evaluate(&Board::<Bits32>::new(Rule::Freestyle)), TEMPO);
-        // On 15×15 the side to move's own weights count the same empty lines higher than the
-        // waiting side's. The weights are fitted so that σ(eval / 600) predicts the result:
-        // 360 here, a 65 % chance for black on the empty board, and far from a win.
+        // On the gomoku boards the side to move's own weights count the same empty lines
+        // higher than the waiting side's. The weights are fitted so that σ(eval / 600)
+        // predicts the result: 360 here, a 65 % chance for black on the empty board, and far
+        // from a win.
         let empty = evaluate(&Board::<Bits256>::new(Rule::Freestyle));
         assert!((200..400).contains(&empty), "{empty}");
     }

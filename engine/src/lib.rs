@@ -1,11 +1,11 @@
 //! `mnk-engine`: a bitboard engine for m,n,k-games — tic-tac-toe (3×3, three in a row),
-//! 5×5 five in a row, and 15×15 gomoku and renju.
+//! 5×5 five in a row, and gomoku and renju on every board from 5×5 to 22×22.
 //!
 //! The library does no I/O, keeps no global mutable state and prints nothing. Board code is
 //! generic over the board size's bitboard type ([`size::Size`]: [`bitboard::Bits16`] is
-//! 3×3, [`bitboard::Bits32`] 5×5, [`bitboard::Bits256`] 15×15; see [`bitboard`] for the
-//! layout). Front ends turn a run-time size into a type in one place: a [`game::Game`] of
-//! that size, run by [`with_game!`].
+//! 3×3, [`bitboard::Bits32`] 5×5, [`bitboard::Bits256`] up to 15×15, [`bitboard::Bits512`]
+//! up to 22×22; see [`bitboard`] for the layout). Front ends turn a run-time size into a
+//! type in one place: a [`game::Game`] of that size, run by [`with_game!`].
 //!
 //! Module map, from the leaves up (no module imports one above it):
 //! * leaves: [`color`], [`outcome`], [`score`], [`notation`], [`rng`], [`time`],

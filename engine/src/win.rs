@@ -3,7 +3,7 @@
 //!
 //! On boards whose side equals k (3×3, 5×5) every line spans the board, so overlines and
 //! blocked ends cannot occur and all rules coincide; the test then uses the generated line
-//! masks through the last stone ([`Size::line_table`]). On 15×15 it measures the run
+//! masks through the last stone ([`Size::line_table`]). On larger boards it measures the run
 //! through the last stone in each direction.
 
 use crate::bitboard::Bitboard;
@@ -60,7 +60,7 @@ impl Rule {
     /// largest the set may hold cells past the board's edge, which callers remove
     /// ([`crate::board::Board::winning_cells`] does).
     ///
-    /// On boards whose lines span the board this scans the line masks; on 15×15 it matches,
+    /// On boards whose lines span the board this scans the line masks; on larger ones it matches,
     /// for each direction and each position of the gap, the window of k cells with
     /// shift-ands over the whole board (and, where exactly five wins, requires the cells
     /// just past the window not to be `own`). Caro's blocked fives are then filtered out by

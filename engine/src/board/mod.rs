@@ -54,7 +54,7 @@ pub struct Board<B: Size> {
 }
 
 impl<B: Size> Board<B> {
-    /// The empty board of the type's largest size (3×3, 5×5 or 15×15), black to move.
+    /// The empty board of the type's largest size (3×3, 5×5, 15×15 or 22×22), black to move.
     pub fn new(rule: Rule) -> Self {
         Board::with_geometry(B::GEOMETRY, rule)
     }
@@ -215,7 +215,7 @@ impl<B: Size> Board<B> {
         copy
     }
 
-    /// The incremental line state (line keys on 15×15).
+    /// The incremental line state (line keys on the gomoku boards).
     #[inline(always)]
     pub fn lines(&self) -> &B::Lines {
         &self.lines

@@ -11,7 +11,7 @@
 //! no table lookup.
 //!
 //! The state is an associated type of the board size ([`crate::size::Size::Lines`]):
-//! boards of the 256-bit class (up to 15×15) keep [`LineKeys`], with tables made for their
+//! the gomoku boards (the 256- and 512-bit types) keep [`LineKeys`], with tables made for their
 //! size ([`KeyTables`]); the small boards, whose lines span the board and need no
 //! patterns, keep [`NoLines`], which costs nothing.
 

@@ -1,7 +1,7 @@
 //! Which moves hold (`YXSEARCHDEFEND`): every legal move of the side to move, each checked
 //! for a threat-sequence win (VCT) of the opponent after it — the check the root's defence
 //! filter gives its candidates, here for every empty cell, so that a GUI can mark the
-//! moves that hold against the opponent's threats (15×15, whose boards keep the patterns
+//! moves that hold against the opponent's threats (gomoku boards, which keep the patterns
 //! the solver reads).
 
 use std::sync::Arc;
@@ -60,7 +60,7 @@ impl Defence {
 }
 
 /// The verdict on every legal move of the side to move in `board`, in the order of
-/// [`Defence::rank`], with `nodes` for the opponent's VCT after each, until `deadline` or
+/// `Defence::rank`, with `nodes` for the opponent's VCT after each, until `deadline` or
 /// `stop` (the moves not reached are [`Verdict::Unchecked`]). The moves are checked in
 /// cell order; a win found is forced, a hold is as far as the budget sees.
 pub fn defences<B: Size>(

@@ -2,7 +2,7 @@
 //! transposition table.
 //!
 //! ```text
-//! run ── root threat searches (15×15: VCF, VCT, the defence filter)      → root.rs
+//! run ── root threat searches (gomoku: VCF, VCT, the defence filter)      → root.rs
 //!   └─ iterative deepening: depth 1, 2, ... until a limit, a proof, or max depth
 //!        └─ aspiration window around the last score (widened on failure)
 //!             └─ pvs(depth, ply, alpha, beta), numbered steps              → pvs.rs
@@ -20,9 +20,9 @@
 //!                     else the candidates, ordered (TT move, killers, history, priority)
 //!                 11. singular extension of the table move, or a multi-cut
 //!                 12. PVS loop: first move full window, others null window (late moves
-//!                     on 15×15 reduced first, quiet ones at shallow null-window nodes
+//!                     on gomoku boards reduced first, quiet ones at shallow null-window nodes
 //!                     skipped), re-searched when they beat alpha
-//!                 13. store in the table, and on 15×15 what the evaluation missed in the
+//!                 13. store in the table, and on gomoku boards what the evaluation missed in the
 //!                     correction history
 //! ```
 //!
@@ -34,7 +34,7 @@
 //!
 //! This module holds the searcher and its iterations; the node's steps are in `pvs`, its
 //! reductions and prunings, with their tunables, in `pruning`, the threat searches at the
-//! root of a 15×15 search in `root`, and the helper threads of a parallel search in
+//! root of a gomoku-board search in `root`, and the helper threads of a parallel search in
 //! `parallel`.
 
 pub mod limits;
@@ -118,7 +118,7 @@ pub struct Searcher<'t, B: Size> {
     limits: SearchLimits,
     check: StopCheck,
     ordering: Ordering,
-    /// What the static evaluation missed so far, by the last two moves (15×15).
+    /// What the static evaluation missed so far, by the last two moves (gomoku boards).
     correction: CorrectionHistory,
     /// Symmetric hashes along the current line (small boards only).
     sym: ArrayVec<SymmetricHash, { MAX_PLY + 1 }>,
@@ -126,7 +126,7 @@ pub struct Searcher<'t, B: Size> {
     seldepth: usize,
     /// The threat-sequence solver (VCF and VCT) and its own node count.
     threat: ThreatSearch,
-    /// Root moves the main search may play (15×15 after the threat checks).
+    /// Root moves the main search may play (gomoku boards, after the threat checks).
     root_moves: Option<B>,
     /// The checks of the iterations' best moves against the opponent's threat sequences
     /// (see [`Searcher::refutes_best_move`]).
@@ -140,7 +140,7 @@ pub struct Searcher<'t, B: Size> {
     blocked: B,
     /// Per ply, the table move a singular-extension test searches the node without.
     singular_excluded: Box<[Option<Cell>; MAX_PLY]>,
-    /// Multi-PV on 15×15: the root move a threat sequence proved to win before the main
+    /// Multi-PV on the gomoku boards: the root move a threat sequence proved to win before the main
     /// search, kept as a line of every iteration while the main search finds the others.
     threat_line: Option<PvLine>,
     /// Whether step 4 may use pairing strategies (live-line draws are always used).
@@ -220,7 +220,7 @@ impl<'t, B: Size> Searcher<'t, B> {
     /// nothing shared but the transposition table and a stop flag (lazy SMP). What the
     /// helpers store lets the main thread cut off and order its moves sooner; the move played
     /// is the main thread's unless a helper completed a deeper iteration (and the main
-    /// thread proved nothing). Helpers join only 15×15 searches for one line without a node
+    /// thread proved nothing). Helpers join only gomoku-board searches for one line without a node
     /// limit: the small boards' exact solves and a node-limited search stay reproducible on
     /// one thread. They start at once: while the main thread runs the root threat searches,
     /// they already search every root candidate (the defence filter has not spoken yet), so a
@@ -300,7 +300,7 @@ impl<'t, B: Size> Searcher<'t, B> {
         result
     }
 
-    /// The search on this thread: the root threat searches (15×15), then the iterations.
+    /// The search on this thread: the root threat searches (gomoku boards), then the iterations.
     fn search_alone(&mut self, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
         let empties = self.board.empty_cells().count();
         let small = B::GEOMETRY.lines_span_board();
@@ -319,7 +319,7 @@ impl<'t, B: Size> Searcher<'t, B> {
         if self.board.outcome().is_decided() {
             return result;
         }
-        // 15×15: a win by continuous fours needs no main search.
+        // Gomoku boards: a win by continuous fours needs no main search.
         if !small && self.root_threat_searches(&mut result, on_info) {
             return result;
         }
@@ -516,7 +516,7 @@ impl<'t, B: Size> Searcher<'t, B> {
     }
 
     /// The static evaluation with the correction history's adjustment (the shallow prunings
-    /// and the leaves use it), still short of a proof's score. Only 15×15 nodes update the
+    /// and the leaves use it), still short of a proof's score. Only gomoku-board nodes update the
     /// history, so on the small boards this is the evaluation itself.
     #[inline]
     fn corrected_eval(&self) -> Score {
@@ -572,7 +572,7 @@ impl<'t, B: Size> Searcher<'t, B> {
     }
 
     /// The transposition-table key of the current position and the symmetry that maps it to
-    /// its canonical image (identity on 15×15).
+    /// its canonical image (identity on the gomoku boards).
     #[inline]
     fn key(&self) -> (u64, Symmetry) {
         match self.sym.last() {
@@ -590,8 +590,8 @@ impl<'t, B: Size> Searcher<'t, B> {
             next.toggle::<B>(self.board.side_to_move(), cell);
             self.sym.push(next);
         } else {
-            // 15×15: the child's table key is its hash; its bucket loads during the make, and
-            // so does, for a leaf, the solver's slot that its VCF probes first.
+            // Gomoku boards: the child's table key is its hash; its bucket loads during the
+            // make, and so does, for a leaf, the solver's slot that its VCF probes first.
             let hash = self.board.hash_after(cell);
             self.tt.prefetch(hash);
             if leaf_child {

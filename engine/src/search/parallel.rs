@@ -12,7 +12,7 @@ use crate::size::Size;
 /// Most threads a search runs (see [`Searcher::with_threads`]).
 pub const MAX_THREADS: usize = 64;
 /// Stack of each helper thread of a parallel search: the main search's recursion, with room
-/// to spare (the frames of a 15×15 line of [`MAX_PLY`] plies take a few MiB at most).
+/// to spare (the frames of a gomoku-board line of [`MAX_PLY`] plies take a few MiB at most).
 pub const HELPER_STACK_BYTES: usize = 16 << 20;
 
 impl<B: Size> Searcher<'_, B> {

@@ -1,4 +1,4 @@
-//! The main search's prunings, reductions and extension on 15×15: late-move reductions
+//! The main search's prunings, reductions and extension on the gomoku boards: late-move reductions
 //! and pruning, internal iterative reduction, singular extension, reverse futility pruning
 //! and razoring — their tunables, and the tests that decide whether a node takes them (the
 //! steps of `Searcher::pvs` that use them are numbered in `docs/search.md`).
@@ -63,7 +63,7 @@ pub const LMP_SCALE: usize = 2;
 /// Internal iterative reduction: the depth left from which `internal_reduction` applies.
 pub const IIR_MIN_DEPTH: i32 = 4;
 
-/// Internal iterative reduction (15×15, below the root): a node the table knows no move for
+/// Internal iterative reduction (gomoku boards, below the root): a node the table knows no move for
 /// is searched a ply shallower once [`IIR_MIN_DEPTH`] plies are left. With no move from an
 /// earlier search, the ordering is a guess and the node was probably not on a line worth
 /// searching before; its re-search in the next iteration has the move and the full depth.
@@ -71,7 +71,7 @@ pub(super) fn internal_reduction(depth: i32, tt_move: Option<Cell>) -> i32 {
     if tt_move.is_none() && depth >= IIR_MIN_DEPTH { depth - 1 } else { depth }
 }
 
-/// Singular extension (15×15, below the root): from this remaining depth ...
+/// Singular extension (gomoku boards, below the root): from this remaining depth ...
 pub const SE_MIN_DEPTH: i32 = 6;
 /// ... a table move whose lower bound (or exact score) comes from at most this many plies
 /// shallower ...
@@ -80,7 +80,7 @@ pub const SE_TT_DEPTH_SLACK: i32 = 3;
 /// this much per ply of depth below its score (see `singular_beta`).
 pub const SE_MARGIN: Score = 4;
 
-/// Singular extension (15×15, below the root): the null window's upper edge that every move
+/// Singular extension (gomoku boards, below the root): the null window's upper edge that every move
 /// but the table move is tested against, searched to half the depth, or `None` where the test
 /// does not apply — the table's score must be a lower bound (or exact), from a search at most
 /// [`SE_TT_DEPTH_SLACK`] plies shallower, and no proven win or loss. If they all stay below
@@ -148,7 +148,7 @@ impl<B: Size> Searcher<'_, B> {
             .is_none_or(|cells| !(cells & self.board.empty_cells()).is_empty())
     }
 
-    /// 15×15: the cells where a stone of neither side would make a three or a four (quiet
+    /// Gomoku boards: the cells where a stone of neither side would make a three or a four (quiet
     /// moves, for late-move pruning); none without patterns.
     pub(super) fn quiet_cells(&self) -> B {
         let lines = self.board.lines();

@@ -54,7 +54,7 @@ impl<B: Size> Node<B> {
         self.beta - self.alpha > 1
     }
 
-    /// Whether the shallow prunings (steps 7 and 8) may end the node: a 15×15 null-window
+    /// Whether the shallow prunings (steps 7 and 8) may end the node: a gomoku-board null-window
     /// node below the root, no five threatened, not a singular test.
     fn prunable(&self) -> bool {
         !self.root
@@ -387,7 +387,7 @@ impl<B: Size> Searcher<'_, B> {
                     -self.pvs(child_depth + extension, ply + 1, -beta, -alpha)
                 }
                 Outcome::Ongoing => {
-                    // Late-move reduction (15×15 only: the small boards stay exact): a late
+                    // Late-move reduction (gomoku boards only: the small ones stay exact): a late
                     // move is first searched shallower, a quiet one by more plies (never
                     // straight to a leaf), one that makes or stops a three or four by one.
                     let reduce = !small
@@ -446,7 +446,7 @@ impl<B: Size> Searcher<'_, B> {
         Continue((best, best_move))
     }
 
-    /// 13. Store the result in the transposition table, and on 15×15 what the evaluation
+    /// 13. Store the result in the transposition table, and on gomoku boards what the evaluation
     ///     missed in the correction history. `alpha` is the window's lower edge before the
     ///     moves were searched.
     #[inline]

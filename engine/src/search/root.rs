@@ -1,4 +1,4 @@
-//! The threat searches at the root of a 15×15 search, before the iterations: the side to
+//! The threat searches at the root of a gomoku-board search, before the iterations: the side to
 //! move's own VCF and VCT, and the defence filter, which drops the root moves after which the
 //! opponent's VCT wins (see "Threat search at the root" in `docs/search.md`). Also the move
 //! played when no iteration completes.
@@ -106,7 +106,7 @@ fn slice_deadline(now: Instant, end: Instant, remaining: usize) -> Instant {
 }
 
 impl<B: Size> Searcher<'_, B> {
-    /// 15×15, before the iterations: the side to move's own threat sequences (a VCF, then a
+    /// Gomoku boards, before the iterations: the side to move's own threat sequences (a VCF, then a
     /// VCT, within [`THREAT_TIME_FRACTION`] of the time between them), then the defence
     /// filter (see [`Searcher::safe_root_moves`]). A win found is reported and put in
     /// `result`; it ends a single-line search (returns true), while with several lines it is
@@ -152,7 +152,7 @@ impl<B: Size> Searcher<'_, B> {
         false
     }
 
-    /// 15×15: if the opponent could make an open three or better with its next stone, the
+    /// Gomoku boards: if the opponent could make an open three or better with its next stone, the
     /// root moves after which it has no winning threat sequence (VCT), as far as the solver
     /// can tell within its budget; `None` when there is no such threat, nothing is safe, or
     /// time is short.
@@ -194,9 +194,9 @@ impl<B: Size> Searcher<'_, B> {
         safe
     }
 
-    /// After a completed iteration of a single-line search (15×15) whose best move is `best`
-    /// with `score`: whether the opponent's VCT wins after `best` after all, in which case
-    /// `best` leaves the root moves and the iteration must be searched again without it.
+    /// After a completed iteration of a single-line search (gomoku boards) whose best move is
+    /// `best` with `score`: whether the opponent's VCT wins after `best` after all, in which
+    /// case `best` leaves the root moves and the iteration must be searched again without it.
     ///
     /// The defence filter gave every root move the same few nodes; the iterations single out
     /// the move to play, and that one deserves a longer look. Only when the filter found the

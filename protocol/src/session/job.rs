@@ -67,9 +67,9 @@ pub enum JobOutcome {
     Search(SearchOutcome),
     /// A perft count's.
     Perft(PerftOutcome),
-    /// The verdicts of a [`DefendJob`].
+    /// The verdicts of a `DefendJob`.
     Defend(DefendOutcome),
-    /// The placement a [`BalanceJob`] found.
+    /// The placement a `BalanceJob` found.
     Balance(BalanceOutcome),
 }
 

@@ -1,4 +1,4 @@
-//! Threats from line patterns (15×15): the static knowledge of what a move makes for each
+//! Threats from line patterns (gomoku boards): the static knowledge of what a move makes for each
 //! side (`knowledge.rs`: [`threat_value`], [`defences_against_three`], ...), and the
 //! threat-sequence solver, VCF and VCT (`solver.rs`), with its table (`table.rs`) and the
 //! hints a won solve leaves for solves of positions like it (`hints.rs`).
