@@ -200,8 +200,14 @@ fn broken_engines_lose_with_the_right_reason_and_the_run_continues() {
         ("crasher", "exit 3", "(crash: "),
         // Lines that are neither a move nor a known reply are ignored: this one never moves.
         ("garbage", "echo 'hello there'", "timeout"),
-        // PentaZen's progress line split by a raw byte, then a move: the game goes on.
-        ("noisy", "printf -- '-\\x10 ev -40 nd 33k\\n'; echo 0,$n", "(five)"),
+        // PentaZen's progress line split by a raw byte, then a move: the game goes on. Its
+        // moves are two cells apart along the top edge (0,0 2,0 … 12,0 0,2 …), so they never
+        // threaten anything mnk must block, and mnk wins by five.
+        (
+            "noisy",
+            "printf -- '-\\x10 ev -40 nd 33k\\n'; echo $((2*((n-1)%7))),$((2*((n-1)/7)))",
+            "(five)",
+        ),
     ];
     for (name, script, reason) in cases {
         let engine = broken_engine(&dir, name, script);
