@@ -160,7 +160,6 @@ impl Seers {
 /// neighbour table, the seers, each key's reach and the keys of the empty board (off-board
 /// cells are walls).
 pub struct KeyTables<B> {
-    geometry: Geometry,
     neighbours: Neighbours,
     seers: Seers,
     /// For each key slot (cell · 4 + direction), the cells of that key's line: the cell and
@@ -227,7 +226,7 @@ impl<B: Bitboard> KeyTables<B> {
                 empty_keys[c][d] = empty_compact_key(walls_left, walls_right);
             }
         }
-        KeyTables { geometry: g, neighbours, seers: Seers { list, len }, line_reach, empty_keys }
+        KeyTables { neighbours, seers: Seers { list, len }, line_reach, empty_keys }
     }
 }
 
@@ -427,12 +426,6 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
             }
         }
         pair_pattern(self.table.pair(key), Color::Black)
-    }
-
-    /// The geometry of the board the keys are of.
-    #[inline]
-    pub fn geometry(&self) -> Geometry {
-        self.tables.geometry
     }
 
     /// The cells of the line through `cell` along `dir`, by line index (5 = `cell`).

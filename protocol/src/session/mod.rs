@@ -327,11 +327,11 @@ impl Session {
         match (purpose, &mut self.game) {
             (Some(Purpose::Ponder), _) => Vec::new(),
             (Some(_), Some(game)) if !game.outcome().is_decided() => {
-                let cell = with_game!(&*game, b => mnk_engine::movegen::candidates(b).lowest())
-                    .or_else(|| with_game!(&*game, b => b.legal_moves().lowest()));
+                // (Empty only when no move is legal: next to a stone there is always an empty
+                // cell while any is.)
+                let cell = with_game!(&*game, b => mnk_engine::movegen::candidates(b).lowest());
                 let Some(cell) = cell else { return vec![Response::Error(error)] };
-                let point = game.point(cell);
-                let played = play_or_fallback(game, point);
+                let played = play_or_fallback(game, game.point(cell));
                 vec![Response::Message(error.to_string()), Response::Move(played)]
             }
             _ => vec![Response::Error(error)],
