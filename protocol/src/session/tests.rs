@@ -311,6 +311,14 @@ fn small_board_extensions_solve_and_perft() {
     let mut big = started(15);
     assert!(matches!(&reply(&mut big, Command::Solve)[..], [Response::Error(_)]));
     assert!(matches!(&reply(&mut big, Command::Perft(5))[..], [Response::Error(_)]));
+    // Larger boards count a ply less, so that a PERFT stays about a second.
+    let mut large = started(20);
+    let refused = reply(&mut large, Command::Perft(4));
+    assert!(
+        matches!(&refused[..], [Response::Error(SessionError::PerftTooDeep { depth: 4, max: 3 })]),
+        "{refused:?}"
+    );
+    assert_eq!(reply(&mut large, Command::Perft(3))[1], Response::Nodes(63_520_800));
 }
 
 #[test]
