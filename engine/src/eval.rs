@@ -26,6 +26,17 @@ pub const WINDOW_WEIGHT: [Score; 6] = [0, 1, 6, 40, 300, 0];
 /// [`crate::pattern::weights::PATTERN_POTENTIAL`]).
 pub const TEMPO: Score = 8;
 
+/// The side to move's lead in the potentials on the empty 15×15 board, in potential units
+/// ([`crate::pattern::keys::LineState::empty_board_lead`]): the weights were fitted on
+/// 15×15 games. Most of the worth of having the move is in the side to move's own weights,
+/// which count every empty cell's patterns higher, so on a larger board the lead grows with
+/// the area (on the empty 20×20 board by 1,280 units, 320 evaluation units) although a move
+/// is worth no more there. The evaluation takes off what a board's empty lead has beyond this
+/// one: far from the stones the larger board only adds empty cells, and a side to move's
+/// lead that depended on the board's size would shift every score of the search's
+/// alternate plies against the others, which its margins were tuned on 15×15 for.
+pub const FITTED_EMPTY_BOARD_LEAD: i32 = 1408;
+
 /// The evaluation of `board` for the side to move. On the gomoku boards it is the difference of the
 /// two sides' pattern potentials, the side to move's counted with its own weights and the
 /// opponent's with the waiting side's, kept incrementally by the line keys
@@ -33,10 +44,13 @@ pub const TEMPO: Score = 8;
 pub fn evaluate<B: Size>(board: &Board<B>) -> Score {
     let side = board.side_to_move();
     let lines = board.lines();
-    if let (Some(me), Some(them)) =
-        (lines.potential(side, Role::ToMove), lines.potential(side.opponent(), Role::Waiting))
-    {
-        return (TEMPO + (me - them) / POTENTIAL_SCALE).clamp(-MAX_EVAL, MAX_EVAL);
+    if let (Some(me), Some(them), Some(lead)) = (
+        lines.potential(side, Role::ToMove),
+        lines.potential(side.opponent(), Role::Waiting),
+        lines.empty_board_lead(),
+    ) {
+        let size_lead = lead - FITTED_EMPTY_BOARD_LEAD;
+        return (TEMPO + (me - them - size_lead) / POTENTIAL_SCALE).clamp(-MAX_EVAL, MAX_EVAL);
     }
     let me = board.stones(board.side_to_move());
     let them = board.stones(board.side_to_move().opponent());
@@ -74,6 +88,24 @@ mod tests {
         // Black h8 i8 j8 (an open three), white two scattered stones, white to move.
         let board = Board::<Bits256>::from_notation(Rule::Freestyle, "h8a1i8a15j8").unwrap();
         assert!(evaluate(&board) < -100, "{}", evaluate(&board));
+    }
+
+    #[test]
+    fn the_side_to_move_leads_by_as_much_on_the_empty_board_of_every_size() {
+        use crate::bitboard::Bits512;
+        use crate::size::BoardSize;
+        let geometry = |w, h| BoardSize::new(w, h).expect("a size mnk plays").geometry();
+        let fifteen = Board::<Bits256>::new(Rule::Freestyle);
+        assert_eq!(fifteen.lines().empty_board_lead(), Some(FITTED_EMPTY_BOARD_LEAD));
+        let expected = evaluate(&fifteen);
+        for (w, h) in [(11, 11), (9, 6), (15, 7)] {
+            let board = Board::<Bits256>::with_geometry(geometry(w, h), Rule::Renju);
+            assert_eq!(evaluate(&board), expected, "{w}×{h}");
+        }
+        for (w, h) in [(20, 20), (22, 22), (16, 9)] {
+            let board = Board::<Bits512>::with_geometry(geometry(w, h), Rule::Standard);
+            assert_eq!(evaluate(&board), expected, "{w}×{h}");
+        }
     }
 
     #[test]

@@ -44,6 +44,10 @@ pub trait LineState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'stati
     /// empty cells of what its stone would make there, see [`PATTERN_POTENTIAL`]), if this
     /// board keeps patterns.
     fn potential(&self, color: Color, role: Role) -> Option<i32>;
+    /// The side to move's lead in the potentials on the empty board of this size, its
+    /// own weights against the waiting side's (see [`crate::eval`]), if this board keeps
+    /// patterns: it grows with the board's area.
+    fn empty_board_lead(&self) -> Option<i32>;
     /// The empty cells where a stone of `color` would make a pattern of `kind` in some
     /// direction, if this board keeps patterns — together with occupied cells that mean
     /// nothing (callers intersect with the empty cells).
@@ -97,6 +101,9 @@ impl<B: Bitboard> LineState<B> for NoLines {
     }
     #[inline(always)]
     fn potential(&self, _: Color, _: Role) -> Option<i32> {
+        None
+    }
+    fn empty_board_lead(&self) -> Option<i32> {
         None
     }
     #[inline(always)]
@@ -341,6 +348,9 @@ pub struct LineKeys<B: 'static, const SLOTS: usize> {
     /// ([`super::combo`]), packed as in [`PACKED_POTENTIAL`]: every term is at least 0, so
     /// each sum is exactly its 32-bit field.
     potential: i128,
+    /// [`LineState::empty_board_lead`]: black's sum with the side to move's weights less
+    /// white's with the waiting side's, on the empty board.
+    empty_board_lead: i32,
     /// Per colour and threat kind, the cells with any such direction (boxed: keeps the
     /// board itself small to move and clone).
     kind_cells: Box<[[B; KINDS]; 2]>,
@@ -544,12 +554,15 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineState<B> for LineKeys<B, SLOTS> {
             }
             potential += combos.worth(combo_indices[c]);
         }
+        let sum = |color, role| (potential >> potential_shift(color, role)) as u32 as i32;
+        let empty_board_lead = sum(Color::Black, Role::ToMove) - sum(Color::White, Role::Waiting);
         LineKeys {
             keys,
             pairs,
             combo_indices,
             vacant: Box::new([1; SLOTS]),
             potential,
+            empty_board_lead,
             kind_cells: Box::new([[B::EMPTY; KINDS]; 2]),
             table,
             tables,
@@ -638,6 +651,11 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineState<B> for LineKeys<B, SLOTS> {
     fn potential(&self, color: Color, role: Role) -> Option<i32> {
         // Every term is at least 0, so each sum is exactly its 32-bit field.
         self.active.then_some((self.potential >> potential_shift(color, role)) as u32 as i32)
+    }
+
+    #[inline(always)]
+    fn empty_board_lead(&self) -> Option<i32> {
+        self.active.then_some(self.empty_board_lead)
     }
 
     #[inline(always)]
