@@ -33,8 +33,10 @@ pub const TEMPO: Score = 8;
 /// the area (on the empty 20×20 board by 1,280 units, 320 evaluation units) although a move
 /// is worth no more there. The evaluation takes off what a board's empty lead has beyond this
 /// one: far from the stones the larger board only adds empty cells, and a side to move's
-/// lead that depended on the board's size would shift every score of the search's
-/// alternate plies against the others, which its margins were tuned on 15×15 for.
+/// lead beyond any the weights were fitted on would shift every score of the search's
+/// alternate plies against the others, further than its margins were tuned for. A smaller
+/// board's lead is left as it is: it is within the fitted range (a 15×15 board with stones
+/// on it has as few empty cells).
 pub const FITTED_EMPTY_BOARD_LEAD: i32 = 1408;
 
 /// The evaluation of `board` for the side to move. On the gomoku boards it is the difference of the
@@ -49,7 +51,7 @@ pub fn evaluate<B: Size>(board: &Board<B>) -> Score {
         lines.potential(side.opponent(), Role::Waiting),
         lines.empty_board_lead(),
     ) {
-        let size_lead = lead - FITTED_EMPTY_BOARD_LEAD;
+        let size_lead = (lead - FITTED_EMPTY_BOARD_LEAD).max(0);
         return (TEMPO + (me - them - size_lead) / POTENTIAL_SCALE).clamp(-MAX_EVAL, MAX_EVAL);
     }
     let me = board.stones(board.side_to_move());
@@ -91,20 +93,21 @@ mod tests {
     }
 
     #[test]
-    fn the_side_to_move_leads_by_as_much_on_the_empty_board_of_every_size() {
-        use crate::bitboard::Bits512;
+    fn the_side_to_move_leads_by_as_much_on_every_empty_board_larger_than_fifteen() {
+        use crate::game::Game;
         use crate::size::BoardSize;
-        let geometry = |w, h| BoardSize::new(w, h).expect("a size mnk plays").geometry();
+        let empty = |w, h| {
+            let game = Game::new(BoardSize::new(w, h).expect("a size mnk plays"), Rule::Renju);
+            crate::with_game!(&game, b => evaluate(b))
+        };
         let fifteen = Board::<Bits256>::new(Rule::Freestyle);
         assert_eq!(fifteen.lines().empty_board_lead(), Some(FITTED_EMPTY_BOARD_LEAD));
-        let expected = evaluate(&fifteen);
-        for (w, h) in [(11, 11), (9, 6), (15, 7)] {
-            let board = Board::<Bits256>::with_geometry(geometry(w, h), Rule::Renju);
-            assert_eq!(evaluate(&board), expected, "{w}×{h}");
+        for (w, h) in [(15, 15), (20, 20), (22, 22), (16, 16), (22, 14)] {
+            assert_eq!(empty(w, h), evaluate(&fifteen), "{w}×{h}");
         }
-        for (w, h) in [(20, 20), (22, 22), (16, 9)] {
-            let board = Board::<Bits512>::with_geometry(geometry(w, h), Rule::Standard);
-            assert_eq!(evaluate(&board), expected, "{w}×{h}");
+        // Smaller boards keep their own, smaller lead (the fit saw as few empty cells).
+        for (w, h, lead) in [(11, 11, 176), (9, 6, 63), (16, 9, 213)] {
+            assert_eq!(empty(w, h), lead, "{w}×{h}");
         }
     }
 
