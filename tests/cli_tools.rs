@@ -93,7 +93,7 @@ fn help_and_version_print_on_stdout_and_succeed() {
     assert_eq!(all.status.code(), Some(0));
     let text = String::from_utf8_lossy(&all.stdout);
     assert!(text.contains("Usage: pbrain-mnk [OPTIONS] [COMMAND]"), "{text}");
-    for sub in ["perft", "solve", "bench", "match", "openings", "play", "classroom"] {
+    for sub in ["perft", "solve", "bench", "match", "openings", "datagen", "play", "classroom"] {
         assert!(text.contains(&format!("\n  {sub} ")), "{sub} is not listed: {text}");
     }
     // A subcommand's --help (anywhere among its options) gives that subcommand's options and
@@ -328,5 +328,78 @@ fn openings_that_cannot_be_found_fail_and_bad_arguments_exit_with_code_2() {
         let out = pbrain(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+/// `datagen` writes one line per position of each game, replays to legal positions whose
+/// labelled move is legal, gives every position of a game the same result (flipped for the
+/// side to move), and writes the same file whatever the number of threads.
+#[test]
+fn datagen_labels_every_position_of_its_games_the_same_way_on_any_thread_count() {
+    use mnk_engine::game::Game;
+    use mnk_engine::notation::parse_moves;
+    use mnk_engine::outcome::Outcome;
+    use mnk_engine::rules::Rule;
+    use mnk_engine::size::BoardSize;
+    let args = |threads: &'static str| {
+        let mut args: Vec<&str> = "datagen --games 3 --rules freestyle,renju --sizes 7,11x6 \
+                                   --nodes 300 --opening-nodes 300 --max-score 1000 --seed 5"
+            .split_whitespace()
+            .collect();
+        args.extend(["--threads", threads]);
+        args
+    };
+    let out = pbrain(&args("1"));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines = stdout_lines(&out);
+    assert!(lines[0].starts_with("# pbrain-mnk datagen --games 3 --rules freestyle,renju"));
+    assert_eq!(lines[1], "# GAME SIZE RULE MOVES SCORE BEST RESULT");
+    let mut games_seen = Vec::new();
+    let mut last: Option<(usize, Game, String)> = None;
+    for line in &lines[2..] {
+        let fields: Vec<&str> = line.split(' ').collect();
+        assert_eq!(fields.len(), 7, "{line}");
+        let game: usize = fields[0].parse().unwrap();
+        // Games cycle through the rules, then the sizes.
+        let (size, rule) = (["7", "7", "11x6"][game], ["freestyle", "renju"][game % 2]);
+        assert_eq!((fields[1], fields[2]), (size, rule), "{line}");
+        let size: BoardSize = size.parse().unwrap();
+        let mut position = Game::from_notation(size, rule.parse::<Rule>().unwrap(), fields[3])
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        fields[4].parse::<i32>().expect("a score");
+        let best = parse_moves(fields[5]).unwrap()[0];
+        position.try_play(best).unwrap_or_else(|e| panic!("{line}: the best move: {e}"));
+        if let Some((previous, game_before, result)) = &last
+            && *previous == game
+        {
+            // The next position is the last one with its best move played.
+            assert_eq!(game_before.history().len() + 1, position.history().len() - 1, "{line}");
+            let flipped = match result.as_str() {
+                "1" => "0",
+                "0" => "1",
+                _ => "0.5",
+            };
+            assert_eq!(fields[6], flipped, "{line}");
+        } else {
+            games_seen.push(game);
+        }
+        if position.outcome() != Outcome::Ongoing {
+            // A game's last position ends it, and its result is the side to move's win.
+            let expected = if position.outcome() == Outcome::Draw { "0.5" } else { "1" };
+            assert_eq!(fields[6], expected, "{line}");
+        }
+        position.undo();
+        last = Some((game, position, fields[6].to_string()));
+    }
+    assert_eq!(games_seen, [0, 1, 2]);
+    assert_eq!(stdout_lines(&pbrain(&args("2"))), lines);
+    for bad in [
+        &["datagen", "--sizes", "5"][..],
+        &["datagen", "--games", "0"],
+        &["datagen", "--rules", "go"],
+    ] {
+        let out = pbrain(bad);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(out.stdout.is_empty(), "{bad:?}");
     }
 }

@@ -42,6 +42,7 @@ fn main() -> ExitCode {
         Tool::Bench(args) => cli::bench::run(args, &mut out),
         Tool::Match(args) => cli::matches::run(args, &mut out),
         Tool::Openings(args) => cli::openings::run(args, &mut out),
+        Tool::Datagen(args) => cli::datagen::run(args, &mut out),
         Tool::Play(args) => cli::play::run(args, &mut io::stdin().lock(), &mut out),
         Tool::Classroom => unreachable!("the protocol loop ran"),
     };

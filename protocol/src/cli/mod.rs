@@ -4,6 +4,7 @@
 //! argument that parses but cannot be used ([`UsageError`]). Other failures exit 1.
 
 pub(crate) mod bench;
+pub(crate) mod datagen;
 pub(crate) mod matches;
 pub(crate) mod openings;
 pub(crate) mod perft;
@@ -26,12 +27,13 @@ use mnk_protocol::manager::MatchError;
 #[command(
     name = "pbrain-mnk",
     version,
-    about = "mnk, a bitboard engine for m,n,k-games (tic-tac-toe, 5x5, 15x15 gomoku and \
-             renju) that speaks the Gomocup protocol",
-    long_about = "mnk, a bitboard engine for m,n,k-games (tic-tac-toe, 5x5, 15x15 gomoku \
-                  and renju). Without a subcommand it speaks the Gomocup (pbrain) protocol on \
+    about = "mnk, a bitboard engine for m,n,k-games (tic-tac-toe, 5x5, gomoku and renju \
+             up to 22x22) that speaks the Gomocup protocol",
+    long_about = "mnk, a bitboard engine for m,n,k-games (tic-tac-toe, 5x5, gomoku and \
+                  renju on every board up to 22x22). Without a subcommand it speaks the Gomocup (pbrain) protocol on \
                   stdin/stdout: give its path to a manager. The subcommands are tools: \
-                  counts, proofs, benchmarks, matches, openings and a game in the terminal."
+                  counts, proofs, benchmarks, matches, openings, training data and a game in the \
+                  terminal."
 )]
 pub(crate) struct Cli {
     /// Search threads of the protocol loop, until a manager's INFO thread_num says otherwise.
@@ -54,6 +56,8 @@ pub(crate) enum Tool {
     Match(Box<matches::Args>),
     /// Writes balanced openings for matches.
     Openings(openings::Args),
+    /// Writes training positions from self-play, labelled by mnk's searches.
+    Datagen(datagen::Args),
     /// Plays a game in the terminal.
     Play(play::Args),
     /// The protocol loop, played by the classroom program (a sparring partner).
@@ -69,6 +73,7 @@ impl Tool {
             Tool::Bench(_) => "bench",
             Tool::Match(_) => "match",
             Tool::Openings(_) => "openings",
+            Tool::Datagen(_) => "datagen",
             Tool::Play(_) => "play",
             Tool::Classroom => "classroom",
         }
@@ -78,7 +83,7 @@ impl Tool {
 /// The board and rule of the games a subcommand plays (`match`, `openings`, `play`).
 #[derive(Debug, clap::Args)]
 pub(crate) struct GameArgs {
-    /// Board size: N (3, or 5 to 15) or WxH (each from 5 to 15).
+    /// Board size: N (3, or 5 to 22) or WxH (each from 5 to 22).
     #[arg(long, default_value = "15")]
     pub(crate) size: BoardSize,
     /// Rule: freestyle, standard, renju, caro or caro-exact.
@@ -136,6 +141,9 @@ pub(crate) enum UsageError {
         /// The board's cells.
         cells: usize,
     },
+    /// `datagen --sizes` with a board whose lines span it (3×3, 5×5): it keeps no line
+    /// patterns to learn from.
+    DatagenSize(BoardSize),
 }
 
 impl fmt::Display for UsageError {
@@ -163,6 +171,12 @@ impl fmt::Display for UsageError {
             UsageError::SprtOrder => f.write_str("--sprt needs ELO0 < ELO1"),
             UsageError::InfoList { option, error } => write!(f, "--{option}: {error}"),
             UsageError::TooManyStones { cells } => write!(f, "--stones must be below {cells}"),
+            UsageError::DatagenSize(size) => write!(
+                f,
+                "--sizes {}: datagen plays boards with line patterns (6 to 22 wide and high, \
+                 or 5 by more)",
+                size.arg()
+            ),
         }
     }
 }

@@ -19,7 +19,7 @@ use mnk_engine::size::Size;
 /// `perft`'s options.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// Board size: N (3, or 5 to 15) or WxH (each from 5 to 15).
+    /// Board size: N (3, or 5 to 22) or WxH (each from 5 to 22).
     #[arg(long)]
     pub(crate) size: BoardSize,
     /// Plies to count.

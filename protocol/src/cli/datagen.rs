@@ -1,0 +1,206 @@
+//! `pbrain-mnk datagen`: training positions from mnk's own self-play, for the learned move
+//! scores and evaluation (see `docs/learning.md` and `engine/examples/train.rs`).
+//!
+//! Each game starts from a random opening (as `openings` makes them: `--stones` stones near
+//! the centre) that a short search finds balanced, then mnk plays both sides, every move a
+//! search of `--nodes` nodes with one thread and a table of its own cleared at the start of
+//! the game. Every position from the end of the opening to the last move gives one line:
+//!
+//! ```text
+//! GAME SIZE RULE MOVES SCORE BEST RESULT
+//! 7 15 renju h8,i9,g7,j10 -35 k11 0.5
+//! ```
+//!
+//! `GAME` numbers the games from 0; `MOVES` are the moves so far in pos notation; `SCORE`
+//! is the search's score for the side to move (mate scores as the engine keeps them, beyond
+//! ±30,000), `BEST` the move it chose, which was played; `RESULT` is the game's result for
+//! the side to move (1, 0.5 or 0). Games cycle through `--rules` and then `--sizes`. The
+//! same arguments always give the same file (for the same build), whatever `--threads`: each
+//! game depends only on the seed and its number, and the games are written in order.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+use mnk_engine::color::Color;
+use mnk_engine::game::Game;
+use mnk_engine::notation::format_pos;
+use mnk_engine::outcome::Outcome;
+use mnk_engine::rng::SplitMix64;
+use mnk_engine::rules::Rule;
+use mnk_engine::score::Score;
+use mnk_engine::search::{SearchLimits, search};
+use mnk_engine::size::BoardSize;
+use mnk_engine::tt::TranspositionTable;
+
+use mnk_protocol::command::Point;
+use mnk_protocol::manager::{opening_score, random_opening};
+
+use super::{CliError, UsageError};
+
+/// `datagen`'s options.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Games to play.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    games: u32,
+    /// Rules, comma-separated: the games cycle through them.
+    #[arg(long, value_delimiter = ',', default_value = "freestyle,standard,renju")]
+    rules: Vec<Rule>,
+    /// Board sizes (N or WxH, not 3 or 5: the tables learn line patterns), comma-separated: the games cycle through them, each
+    /// size for a round of the rules.
+    #[arg(long, value_delimiter = ',', default_value = "15")]
+    sizes: Vec<BoardSize>,
+    /// Nodes of the search of each move; its score and move label the position.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+    /// Stones of each random opening, near the centre.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=8))]
+    stones: u32,
+    /// Nodes of the search that judges an opening.
+    #[arg(long = "opening-nodes", default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
+    opening_nodes: u64,
+    /// Largest score, for the side to move, of an opening played; after
+    /// `TRIES_PER_GAME` openings outside it, the closest is played.
+    #[arg(long = "max-score", default_value_t = 100, value_parser = clap::value_parser!(i32).range(0..))]
+    max_score: Score,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    threads: u16,
+}
+
+/// Random openings judged per game before the closest to balanced is taken.
+const TRIES_PER_GAME: usize = 20;
+/// Transposition table of each thread's searches, in bytes.
+const TABLE_BYTES: usize = 16 << 20;
+
+/// Runs the subcommand.
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    if let Some(small) = args.sizes.iter().find(|s| s.is_small()) {
+        return Err(UsageError::DatagenSize(*small).into());
+    }
+    let rules: Vec<String> = args.rules.iter().map(ToString::to_string).collect();
+    let sizes: Vec<String> = args.sizes.iter().map(|s| s.arg()).collect();
+    writeln!(
+        out,
+        "# pbrain-mnk datagen --games {} --rules {} --sizes {} --nodes {} --stones {} \
+         --opening-nodes {} --max-score {} --seed {}",
+        args.games,
+        rules.join(","),
+        sizes.join(","),
+        args.nodes,
+        args.stones,
+        args.opening_nodes,
+        args.max_score,
+        args.seed
+    )?;
+    writeln!(out, "# GAME SIZE RULE MOVES SCORE BEST RESULT")?;
+    let games = args.games as usize;
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) = mpsc::channel::<(usize, String)>();
+    std::thread::scope(|scope| -> Result<(), CliError> {
+        for _ in 0..args.threads {
+            let (sender, next) = (sender.clone(), &next);
+            scope.spawn(move || {
+                let mut tt = TranspositionTable::with_bytes(TABLE_BYTES);
+                loop {
+                    let game = next.fetch_add(1, Ordering::Relaxed);
+                    if game >= games {
+                        break;
+                    }
+                    let lines = play_game(args, game, &mut tt);
+                    if sender.send((game, lines)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        // Written in game order, whichever thread finishes first.
+        let mut pending = BTreeMap::new();
+        let (mut written, mut positions) = (0, 0);
+        for (game, lines) in receiver {
+            pending.insert(game, lines);
+            while let Some(lines) = pending.remove(&written) {
+                positions += lines.lines().count();
+                out.write_all(lines.as_bytes())?;
+                written += 1;
+                if written % 100 == 0 || written == games {
+                    eprintln!("{written} of {games} games, {positions} positions");
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The rule and size of game number `game`.
+fn game_setting(args: &Args, game: usize) -> (Rule, BoardSize) {
+    let rule = args.rules[game % args.rules.len()];
+    let size = args.sizes[(game / args.rules.len()) % args.sizes.len()];
+    (rule, size)
+}
+
+/// Plays game number `game` and returns its lines.
+fn play_game(args: &Args, game: usize, tt: &mut TranspositionTable) -> String {
+    let (rule, size) = game_setting(args, game);
+    let mut rng = SplitMix64::new(args.seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let opening = balanced_opening(args, &mut rng, size, rule);
+    let mut board =
+        Game::from_points(size, rule, &opening).expect("random openings are made of legal moves");
+    tt.clear();
+    let mut positions: Vec<(String, Score, Point)> = Vec::new();
+    let limits = SearchLimits { nodes: Some(args.nodes), ..SearchLimits::default() };
+    while board.outcome() == Outcome::Ongoing {
+        let result =
+            mnk_engine::with_game!(&board, b => search(b, tt, limits.clone(), &mut |_| {}));
+        let best = board.point(result.best_move.expect("an ongoing game has a legal move"));
+        let moves: Vec<String> = board.history().into_iter().map(format_pos).collect();
+        positions.push((moves.join(","), result.score(), best));
+        board.try_play(best).expect("the search plays legal moves");
+    }
+    let winner = match board.outcome() {
+        Outcome::Win(colour) => Some(colour),
+        _ => None,
+    };
+    let first = board.history().len() - positions.len();
+    let mut lines = String::new();
+    for (i, (moves, score, best)) in positions.into_iter().enumerate() {
+        // The side to move at ply `first + i`: black on even plies.
+        let black_to_move = (first + i).is_multiple_of(2);
+        let result = match winner {
+            None => "0.5",
+            Some(colour) if (colour == Color::Black) == black_to_move => "1",
+            Some(_) => "0",
+        };
+        lines.push_str(&format!(
+            "{game} {} {rule} {moves} {score} {} {result}\n",
+            size.arg(),
+            format_pos(best)
+        ));
+    }
+    lines
+}
+
+/// A random opening whose score is within `--max-score`, or the closest of
+/// [`TRIES_PER_GAME`] tried.
+fn balanced_opening(args: &Args, rng: &mut SplitMix64, size: BoardSize, rule: Rule) -> Vec<Point> {
+    let mut closest: Option<(Score, Vec<Point>)> = None;
+    for _ in 0..TRIES_PER_GAME {
+        let opening = random_opening(rng, size, rule, args.stones as usize);
+        let score = opening_score(size, rule, &opening, args.opening_nodes)
+            .expect("random openings are made of legal moves")
+            .abs();
+        if score <= args.max_score {
+            return opening;
+        }
+        if closest.as_ref().is_none_or(|(best, _)| score < *best) {
+            closest = Some((score, opening));
+        }
+    }
+    closest.expect("at least one opening was tried").1
+}
