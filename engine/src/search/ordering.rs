@@ -29,8 +29,8 @@ pub(crate) type MoveList = ArrayVec<Cell, 512>;
 pub(crate) struct MovePicker<B: Size> {
     staged: ArrayVec<Cell, 3>,
     unscored: B,
-    /// Scored moves, each packed into one integer (see [`pack`]): 2 KiB to move instead of
-    /// 4 KiB, and the sort compares plain integers.
+    /// Scored moves, each packed into one integer (see [`pack`]): 4 KiB to move instead of
+    /// 8 KiB, and the sort compares plain integers.
     keyed: ArrayVec<i64, 512>,
     /// Moves handed out so far (staged first, then scored).
     next: usize,
@@ -42,7 +42,7 @@ const SELECTION_PICKS: usize = 3;
 
 impl<B: Size> MovePicker<B> {
     /// A picker with no moves yet (see [`MovePicker::add_in_cell_order`] and
-    /// [`Ordering::stage`]). Pickers are filled where they live: moving one copies 2 KiB.
+    /// [`Ordering::stage`]). Pickers are filled where they live: moving one copies 4 KiB.
     pub(crate) fn new() -> MovePicker<B> {
         MovePicker {
             staged: ArrayVec::new(),
