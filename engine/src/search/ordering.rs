@@ -1,6 +1,5 @@
 //! Move ordering: the transposition-table move, then killer moves, then by history and a
-//! static cell priority (on the gomoku boards the learned move scores of
-//! [`crate::pattern::policy`]). Ties break by cell index, so node counts are reproducible.
+//! static cell priority. Ties break by cell index, so node counts are reproducible.
 
 use arrayvec::ArrayVec;
 
@@ -9,9 +8,9 @@ use crate::color::Color;
 use crate::eval::WINDOW_WEIGHT;
 use crate::geometry::Cell;
 use crate::pattern::keys::LineState;
-use crate::pattern::policy::{Place, move_score};
 use crate::score::MAX_PLY;
 use crate::search::keyed::{pack, unpack_cell};
+use crate::search::threats::threat_value;
 use crate::size::Size;
 
 /// History counts are scaled; the static priority breaks history ties.
@@ -161,19 +160,16 @@ impl Ordering {
     }
 }
 
-/// How promising `cell` is by itself. On the gomoku boards its learned move score
-/// ([`move_score`]: what a stone there would make for either side, scored by how often
-/// mnk's searches chose such cells); on the small boards, for each win window through it,
-/// what one more stone would make of the side to move's window (attack) or of the
-/// opponent's (defence).
+/// How promising `cell` is by itself: for each win window through it, what one more stone
+/// would make of the side to move's window (attack) or of the opponent's (defence).
 pub(crate) fn cell_priority<B: Size>(board: &Board<B>, cell: Cell) -> i64 {
     let side = board.side_to_move();
     if let (Some(mine), Some(theirs)) = (
         board.lines().cell_patterns(cell, side),
         board.lines().cell_patterns(cell, side.opponent()),
     ) {
-        let place = Place::of(board.geometry(), cell, board.history());
-        return i64::from(move_score(&mine, &theirs, place));
+        // Attack counts double: a threat of ours is a tempo ahead of the same threat of theirs.
+        return 2 * threat_value(&mine) + threat_value(&theirs);
     }
     let me = board.stones(board.side_to_move());
     let them = board.stones(board.side_to_move().opponent());
