@@ -9,7 +9,6 @@ use super::ordering::MovePicker;
 use super::pruning::{internal_reduction, lmr_reduction, singular_beta};
 use super::threats::{self, Threats};
 use super::{LEAF_VCF_FOURS, LEAF_VCF_NODES, LMP_BASE, LMP_MAX_DEPTH, LMP_SCALE};
-use super::pruning::LEARNED_REDUCTION_MARGIN;
 use super::{LMR_MIN_DEPTH, LMR_MIN_INDEX};
 use crate::color::Color;
 use crate::geometry::{Cell, Symmetry};
@@ -372,19 +371,12 @@ impl<B: Size> Searcher<'_, B> {
         let quiet = if small { B::EMPTY } else { self.quiet_cells() };
         let prunable = if !root && !pv_node && depth <= LMP_MAX_DEPTH { quiet } else { B::EMPTY };
         let lmp_index = LMP_BASE + LMP_SCALE * (depth.max(0) as usize).pow(2);
-        // The learned move scores of the moves tried so far, at nodes that reduce: a late
-        // quiet move far below the best of them is reduced a ply more.
-        let scored = !small && depth >= LMR_MIN_DEPTH;
-        let mut best_learned = i32::MIN;
         while let Some(cell) = moves.next(&self.board, &self.ordering) {
             let i = tried;
             tried += 1;
             if i >= lmp_index && prunable.contains(cell) {
                 continue;
             }
-            let learned = if scored { self.learned_score(cell) } else { 0 };
-            let far_below = learned < best_learned.saturating_sub(LEARNED_REDUCTION_MARGIN);
-            best_learned = best_learned.max(learned);
             self.pv_len[ply + 1] = ply + 1;
             let (alpha, beta) = (node.alpha, node.beta);
             let extension = i32::from(singular == Some(cell));
@@ -405,8 +397,7 @@ impl<B: Size> Searcher<'_, B> {
                         && node.threats.is_empty();
                     let mut s = if reduce {
                         let r = if quiet.contains(cell) {
-                            let extra = i32::from(far_below);
-                            (lmr_reduction(depth, i, pv_node) + extra).min(child_depth - 1)
+                            lmr_reduction(depth, i, pv_node).min(child_depth - 1)
                         } else {
                             1
                         };
