@@ -18,8 +18,6 @@ mod classify;
 pub mod combo;
 pub mod keys;
 pub mod pair;
-pub mod policy;
-mod policy_weights;
 pub mod table;
 pub mod weights;
 

@@ -10,7 +10,6 @@ use crate::color::Color;
 use crate::geometry::Cell;
 use crate::pattern::keys::LineState;
 use crate::pattern::pair::ThreatKind;
-use crate::pattern::policy::{Place, move_score};
 use crate::score::{Score, is_decisive};
 use crate::size::Size;
 use crate::tt::{Bound, TtEntry, score_from_tt};
@@ -22,11 +21,6 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_INDEX: usize = 4;
 /// Divides `ln(depth) · ln(index)` in `lmr_reduction` (smaller: deeper reductions).
 pub const LMR_DIVISOR: f64 = 1.8;
-/// Late-move pruning by the learned move scores ([`crate::pattern::policy`]): at the nodes
-/// that prune late moves, a quiet move from the [`LMR_MIN_INDEX`]th on whose score is more
-/// than this below the best score of the moves tried before it is not searched, in
-/// thousandths of a nat (3 nats: under a twentieth of the best one's chance to be the move).
-pub const LEARNED_PRUNING_MARGIN: i32 = 3000;
 
 /// How many plies a late quiet move's first search is reduced by: one, more for later moves
 /// at greater depths (the product of their logarithms), one less at PV nodes (at least one).
@@ -152,20 +146,6 @@ impl<B: Size> Searcher<'_, B> {
             .lines()
             .threat_cells(color, ThreatKind::OpenFour)
             .is_none_or(|cells| !(cells & self.board.empty_cells()).is_empty())
-    }
-
-    /// The learned move score of `cell` for the side to move (see [`move_score`]); 0 on
-    /// boards without patterns.
-    pub(super) fn learned_score(&self, cell: Cell) -> i32 {
-        let side = self.board.side_to_move();
-        let lines = self.board.lines();
-        match (lines.cell_patterns(cell, side), lines.cell_patterns(cell, side.opponent())) {
-            (Some(mine), Some(theirs)) => {
-                let place = Place::of(self.board.geometry(), cell, self.board.history());
-                move_score(&mine, &theirs, place)
-            }
-            _ => 0,
-        }
     }
 
     /// Gomoku boards: the cells where a stone of neither side would make a three or a four (quiet

@@ -9,7 +9,7 @@ use super::ordering::MovePicker;
 use super::pruning::{internal_reduction, lmr_reduction, singular_beta};
 use super::threats::{self, Threats};
 use super::{LEAF_VCF_FOURS, LEAF_VCF_NODES, LMP_BASE, LMP_MAX_DEPTH, LMP_SCALE};
-use super::{LEARNED_PRUNING_MARGIN, LMR_MIN_DEPTH, LMR_MIN_INDEX};
+use super::{LMR_MIN_DEPTH, LMR_MIN_INDEX};
 use crate::color::Color;
 use crate::geometry::{Cell, Symmetry};
 use crate::outcome::Outcome;
@@ -371,24 +371,12 @@ impl<B: Size> Searcher<'_, B> {
         let quiet = if small { B::EMPTY } else { self.quiet_cells() };
         let prunable = if !root && !pv_node && depth <= LMP_MAX_DEPTH { quiet } else { B::EMPTY };
         let lmp_index = LMP_BASE + LMP_SCALE * (depth.max(0) as usize).pow(2);
-        // The learned move scores of the moves tried so far, at nodes that prune: a late
-        // quiet move far below the best of them is not searched.
-        let scored = !prunable.is_empty();
-        let mut best_learned = i32::MIN;
         while let Some(cell) = moves.next(&self.board, &self.ordering) {
             let i = tried;
             tried += 1;
             if i >= lmp_index && prunable.contains(cell) {
                 continue;
             }
-            let learned = if scored { self.learned_score(cell) } else { 0 };
-            if i >= LMR_MIN_INDEX
-                && prunable.contains(cell)
-                && learned < best_learned.saturating_sub(LEARNED_PRUNING_MARGIN)
-            {
-                continue;
-            }
-            best_learned = best_learned.max(learned);
             self.pv_len[ply + 1] = ply + 1;
             let (alpha, beta) = (node.alpha, node.beta);
             let extension = i32::from(singular == Some(cell));
