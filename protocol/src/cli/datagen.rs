@@ -153,28 +153,27 @@ fn play_game(args: &Args, game: usize, tt: &mut TranspositionTable) -> String {
     let mut board =
         Game::from_points(size, rule, &opening).expect("random openings are made of legal moves");
     tt.clear();
-    let mut positions: Vec<(String, Score, Point)> = Vec::new();
+    // Each position: the moves so far, the side to move, the search's score and move.
+    let mut positions: Vec<(String, Color, Score, Point)> = Vec::new();
+    let mut moves: Vec<String> = opening.iter().map(|&p| format_pos(p)).collect();
     let limits = SearchLimits { nodes: Some(args.nodes), ..SearchLimits::default() };
     while board.outcome() == Outcome::Ongoing {
         let result =
             mnk_engine::with_game!(&board, b => search(b, tt, limits.clone(), &mut |_| {}));
         let best = board.point(result.best_move.expect("an ongoing game has a legal move"));
-        let moves: Vec<String> = board.history().into_iter().map(format_pos).collect();
-        positions.push((moves.join(","), result.score(), best));
+        positions.push((moves.join(","), board.side_to_move(), result.score(), best));
         board.try_play(best).expect("the search plays legal moves");
+        moves.push(format_pos(best));
     }
     let winner = match board.outcome() {
         Outcome::Win(colour) => Some(colour),
         _ => None,
     };
-    let first = board.history().len() - positions.len();
     let mut lines = String::new();
-    for (i, (moves, score, best)) in positions.into_iter().enumerate() {
-        // The side to move at ply `first + i`: black on even plies.
-        let black_to_move = (first + i).is_multiple_of(2);
+    for (moves, side, score, best) in positions {
         let result = match winner {
             None => "0.5",
-            Some(colour) if (colour == Color::Black) == black_to_move => "1",
+            Some(colour) if colour == side => "1",
             Some(_) => "0",
         };
         lines.push_str(&format!(
