@@ -188,7 +188,13 @@ impl<B: Size> Searcher<'_, B> {
         }
         let mut blocks = threats::five_blocks(&mut self.board, opponent, fives);
         if blocks.is_empty() {
-            if let Some(five) = (fives - node.excluded).lowest() {
+            // Lost: the line goes on with a stone on one of the fives, a legal one (at the
+            // root it is the move played).
+            let mut stops = fives - node.excluded;
+            if self.board.renju_black_to_move() {
+                stops = stops - self.board.forbidden_among(stops);
+            }
+            if let Some(five) = stops.lowest() {
                 self.pv[ply][ply] = five;
                 self.pv_len[ply] = ply + 1;
             }

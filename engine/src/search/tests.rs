@@ -179,6 +179,27 @@ fn with_every_stop_of_a_four_blocked_the_line_is_the_move_played() {
     }
 }
 
+/// Renju, black to move against two white fives (i4 and n4), one of them (i4) a forbidden
+/// point for black: lost either way, and the move played is the legal stop, not the
+/// forbidden one (a position from `pbrain-mnk datagen`, where the search once played i4).
+#[test]
+fn a_lost_renju_black_plays_a_legal_stop_of_two_fives() {
+    let moves = "j9,i10,g7,k10,h10,k11,k9,j10,l10,i9,l12,l9,j11,k8,m11,j8,i8,m8,n12,o13,k12,\
+                 m12,h7,n7,o6,j7,i6,k7,f5,g6,l7,m5,l6,n8,l8,m6,m7,n6,n5,k4,l5,l4,o7,k5,k6,j6,\
+                 i7,j4,j5,m4";
+    let board = Board::<Bits256>::from_notation(Rule::Renju, moves).expect("legal");
+    let g = Bits256::GEOMETRY;
+    assert!(!board.legal_moves().contains(g.cell(8, 3).expect("i4")));
+    for depth in [1, 3] {
+        let mut tt = TranspositionTable::with_bytes(1 << 20);
+        let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
+        let result = search(&board, &mut tt, limits, &mut |_| {});
+        let best = result.best_move.expect("a move");
+        assert!(board.legal_moves().contains(best), "played {}", g.format_pos(best));
+        assert_eq!(score::mate_plies(result.score()), Some(-2));
+    }
+}
+
 /// On 22×22, 64 stones three cells apart leave over 400 candidates: every move list of the
 /// search (root, node, threat solver) holds more than 256 moves, and the search, and the
 /// classroom player's, still answer with a legal move under every rule.
