@@ -4,9 +4,9 @@
 use super::*;
 use crate::bitboard::{Bitboard, Bits16, Bits32, Bits256};
 use crate::pattern::Pattern;
-use crate::pattern::combo::{combination_of, forbids_doubles};
-use crate::pattern::combo_weights::COMBINATION_WORTH;
+use crate::pattern::combo::{combo_of, forbids_doubles};
 use crate::pattern::pair::ThreatKind;
+use crate::pattern::weights::COMBO_POTENTIAL;
 use crate::pattern::weights::{PATTERN_POTENTIAL, Role};
 use crate::rng::SplitMix64;
 
@@ -125,7 +125,7 @@ fn incremental_threat_sets_and_potentials_match_the_patterns_and_the_rule_on_ran
                     let threes = lines.threat_cells(color, ThreatKind::Three).unwrap() & empty;
                     // Each potential (kept packed, both colours and roles in one
                     // integer) is the direct sum over the empty cells.
-                    // Each cell counts its patterns and its combination.
+                    // Each cell counts its patterns and its combination class.
                     for role in [Role::ToMove, Role::Waiting] {
                         let forbidden = forbids_doubles(rule, color);
                         let direct: i32 = empty
@@ -136,8 +136,8 @@ fn incremental_threat_sets_and_potentials_match_the_patterns_and_the_rule_on_ran
                                     .iter()
                                     .map(|&q| PATTERN_POTENTIAL[role as usize][q as usize])
                                     .sum();
-                                let combo = combination_of(p, forbidden)
-                                    .map_or(0, |c| COMBINATION_WORTH[c][role as usize]);
+                                let combo = combo_of(p, forbidden)
+                                    .map_or(0, |c| COMBO_POTENTIAL[role as usize][c as usize]);
                                 patterns + combo
                             })
                             .sum();

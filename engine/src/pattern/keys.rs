@@ -344,8 +344,8 @@ pub struct LineKeys<B: 'static, const SLOTS: usize> {
     /// load and an addition.
     vacant: Box<[u8; SLOTS]>,
     /// Per colour and role, the sum of `PATTERN_POTENTIAL` over the empty cells' four
-    /// patterns and of `COMBINATION_WORTH` over their combinations ([`super::combo`]),
-    /// packed as in [`PACKED_POTENTIAL`]: every cell's total is at least 0 in each field, so
+    /// patterns and of `COMBO_POTENTIAL` over their combination classes
+    /// ([`super::combo`]), packed as in [`PACKED_POTENTIAL`]: every term is at least 0, so
     /// each sum is exactly its 32-bit field.
     potential: i128,
     /// [`LineState::empty_board_lead`]: black's sum with the side to move's weights less

@@ -16,7 +16,6 @@
 #[cfg_attr(not(test), allow(dead_code))]
 mod classify;
 pub mod combo;
-pub mod combo_weights;
 pub mod keys;
 pub mod pair;
 pub mod table;

@@ -125,7 +125,7 @@ impl PatternTable {
         self.entries[compact as usize]
     }
 
-    /// The worths of the combinations under this table's rule.
+    /// The worths of the combination classes under this table's rule.
     #[inline(always)]
     pub fn combos(&self) -> &ComboTable {
         &self.combos

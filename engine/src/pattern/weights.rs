@@ -1,11 +1,11 @@
-//! The evaluation's pattern weights: what each line pattern on an empty cell is worth to the
-//! colour that could play there, by [`Role`]. The line state sums them, with the cells'
-//! combination worths ([`super::combo`]), over the empty cells as stones come and go
-//! ([`super::keys`]); the evaluation reads the sums ([`crate::eval`]).
+//! The evaluation's weights: what each line pattern and each combination class on an empty
+//! cell is worth to the colour that could play there, by [`Role`]. The line state sums them
+//! over the empty cells as stones come and go ([`super::keys`]); the evaluation reads the
+//! sums ([`crate::eval`]).
 //!
-//! Fitted to self-play results with Texel's method (by an earlier `examples/eval_fit.rs`;
-//! see `docs/patterns.md`): the squared error of `σ(eval / 600)` against the result
-//! minimised with every weight kept at 0 or more, then rounded, the fours capped at 1200.
+//! Fitted to self-play results with Texel's method (`examples/eval_fit.rs`; see
+//! `docs/patterns.md`): the squared error of `σ(eval / 600)` against the result minimised
+//! with every weight kept at 0 or more, then rounded, the fours capped at 1200.
 
 use crate::color::Color;
 
@@ -24,8 +24,8 @@ pub enum Role {
 /// Worth of one direction's pattern on an empty cell, for the colour that could play there,
 /// by [`Role`] and `Pattern as usize`, in quarter evaluation units (see
 /// [`POTENTIAL_SCALE`]); the evaluation sums these over every empty cell. The side to move's
-/// row also orders moves (see `search::threats::threat_value`). Fitted together with the
-/// combination classes of the time on 138,918 positions of 4,700 games.
+/// row also orders moves (see `search::threats::threat_value`). Fitted together with
+/// [`COMBO_POTENTIAL`] on 138,918 positions of 4,700 games.
 pub const PATTERN_POTENTIAL: [[i32; 12]; 2] = [
     // Dead, Overline, B1, F1, B2, F2, B3, F3, B4, F4, DoubleFour, Five
     [0, 0, 0, 3, 15, 38, 105, 301, 407, 1200, 1200, 1200], // to move
@@ -42,3 +42,13 @@ pub const POTENTIAL_SCALE: i32 = 4;
 pub const fn potential_shift(color: Color, role: Role) -> u32 {
     32 * (2 * color as u32 + role as u32)
 }
+
+/// Worth of a cell's combination class for the colour that could play there, by [`Role`] and
+/// `Combo as usize` (see [`super::combo`]), in the units of [`PATTERN_POTENTIAL`] and added
+/// to the same sums. Fitted with them; the double four and four-three capped at 1200 like the fours, the waiting side's double four
+/// (too rare to fit) set equal to its four-three.
+pub const COMBO_POTENTIAL: [[i32; 6]; 2] = [
+    // DoubleFour, FourThree, DoubleThree, FourTwo, ThreeTwo, DoubleTwo
+    [1200, 1200, 223, 861, 297, 81], // to move
+    [1200, 1200, 458, 693, 249, 49], // waiting
+];
