@@ -200,6 +200,24 @@ fn a_lost_renju_black_plays_a_legal_stop_of_two_fives() {
     }
 }
 
+/// A renju game (mnk black against Rapfi at 1 s) that filled all but one cell, a forbidden
+/// point for black, with black to move: no legal move and the game not over. The search
+/// answers with the forbidden point, the only move there is, instead of panicking.
+#[test]
+fn renju_black_with_only_a_forbidden_point_left_plays_it() {
+    let moves = include_str!("../../../tests/data/renju-black-forbidden-only.txt").trim();
+    let board = Board::<Bits256>::from_notation(Rule::Renju, moves).expect("legal");
+    assert!(board.legal_moves().is_empty());
+    let last = board.empty_cells().lowest().expect("one empty cell");
+    assert_eq!(board.empty_cells(), Bits256::from_cell(last));
+    for depth in [1, 3] {
+        let mut tt = TranspositionTable::with_bytes(1 << 20);
+        let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
+        let result = search(&board, &mut tt, limits, &mut |_| {});
+        assert_eq!(result.best_move, Some(last));
+    }
+}
+
 /// On 22×22, 64 stones three cells apart leave over 400 candidates: every move list of the
 /// search (root, node, threat solver) holds more than 256 moves, and the search, and the
 /// classroom player's, still answer with a legal move under every rule.

@@ -489,10 +489,14 @@ fn play_or_fallback(game: &mut Game, best: Point) -> Point {
     if game.try_play(best).is_ok() {
         return best;
     }
+    let Some(fallback) = with_game!(&*game, b => b.legal_moves().lowest()).map(|c| game.point(c))
+    else {
+        // Renju's black with only forbidden points left: the answer is one of them (it
+        // loses, as any move would), and the game, which cannot take it, stays as it was.
+        log::error!("no legal move: answering the forbidden {},{}", best.0, best.1);
+        return best;
+    };
     log::error!("the search returned the illegal move {},{}; playing a legal one", best.0, best.1);
-    let fallback = with_game!(&*game, b => b.legal_moves().lowest())
-        .map(|c| game.point(c))
-        .expect("an undecided game has a legal move");
     game.try_play(fallback).expect("a legal move plays");
     fallback
 }

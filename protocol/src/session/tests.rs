@@ -191,6 +191,21 @@ fn board_infers_colours_from_counts() {
     assert_eq!(s.game().unwrap().move_count(), 4, "unchanged after the bad BOARD");
 }
 
+/// Renju, black to move with one empty cell left, a forbidden point (see the engine's
+/// `renju_black_with_only_a_forbidden_point_left_plays_it`): the answer is that cell, not a
+/// panic or silence (a manager would count either as a forfeit).
+#[test]
+fn renju_black_with_only_a_forbidden_point_left_answers_it() {
+    let moves = include_str!("../../../tests/data/renju-black-forbidden-only.txt").trim();
+    let mut s = started(15);
+    s.handle(Command::info("rule", "4"));
+    let lines = reply(&mut s, Command::Board(position(moves)));
+    let Some(Response::Move(played)) = lines.last() else { panic!("{lines:?}") };
+    let game = s.game().unwrap();
+    assert!(!game.history().contains(played));
+    assert_eq!(game.move_count(), 224, "the game cannot take the forbidden point");
+}
+
 #[test]
 fn unsupported_sizes_and_rules_are_errors() {
     let mut s = Session::new();
