@@ -340,7 +340,11 @@ impl<'t, B: Size> Searcher<'t, B> {
         self.count_nodes(&mut result);
         result.seldepth = self.seldepth as u32;
         result.time = self.check.elapsed();
-        debug_assert!(result.best_move.is_some_and(|m| self.board.legal_moves().contains(m)));
+        // A legal move, or, for renju's black with only forbidden points left, one of them.
+        debug_assert!(result.best_move.is_some_and(|m| {
+            let legal = self.board.legal_moves();
+            legal.contains(m) || (legal.is_empty() && self.board.empty_cells().contains(m))
+        }));
         result
     }
 
