@@ -286,9 +286,7 @@ impl<'a, B: Size> Classroom<'a, B> {
             }
             near & self.board.empty_cells()
         };
-        if self.board.renju_black_to_move() {
-            moves = moves - self.board.forbidden_among(moves);
-        }
+        moves = self.board.without_forbidden(moves);
         let mut scored: Vec<(i32, Cell)> =
             moves.iter().map(|c| (self.point_value(c, us), c)).collect();
         // Highest first; ties by cell index (the sort is stable over increasing cells).

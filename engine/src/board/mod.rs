@@ -163,12 +163,16 @@ impl<B: Size> Board<B> {
     pub fn legal_moves(&self) -> B {
         if self.outcome.is_decided() {
             B::EMPTY
-        } else if self.renju_black_to_move() {
-            let empty = self.empty_cells();
-            empty - self.forbidden_among(empty)
         } else {
-            self.empty_cells()
+            self.without_forbidden(self.empty_cells())
         }
+    }
+
+    /// `cells` without those the side to move may not play: renju's forbidden points when
+    /// black is to move, none otherwise.
+    #[inline]
+    pub fn without_forbidden(&self, cells: B) -> B {
+        if self.renju_black_to_move() { cells - self.forbidden_among(cells) } else { cells }
     }
 
     /// Whether black is to move under renju (so forbidden points apply).

@@ -186,25 +186,19 @@ impl<B: Size> Searcher<'_, B> {
         if fives.is_empty() {
             return Continue(());
         }
-        let mut blocks = threats::five_blocks(&mut self.board, opponent, fives);
+        let blocks = threats::five_blocks(&mut self.board, opponent, fives);
         if blocks.is_empty() {
             // Lost: the line goes on with a stone on one of the fives, a legal one (at the
             // root it is the move played).
-            let mut stops = fives - node.excluded;
-            if self.board.renju_black_to_move() {
-                stops = stops - self.board.forbidden_among(stops);
-            }
-            if let Some(five) = stops.lowest() {
+            if let Some(five) = self.board.without_forbidden(fives - node.excluded).lowest() {
                 self.pv[ply][ply] = five;
                 self.pv_len[ply] = ply + 1;
             }
             return Break(loss_in(ply + 2));
         }
-        if self.board.renju_black_to_move() {
-            blocks = blocks - self.board.forbidden_among(blocks);
-            if blocks.is_empty() {
-                return Break(loss_in(ply + 2));
-            }
+        let blocks = self.board.without_forbidden(blocks);
+        if blocks.is_empty() {
+            return Break(loss_in(ply + 2));
         }
         node.threats = blocks;
         Continue(())

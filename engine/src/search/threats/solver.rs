@@ -408,11 +408,7 @@ impl ThreatSearch {
                 blocks => blocks,
             },
         };
-        let defences = if board.renju_black_to_move() {
-            defences - board.forbidden_among(defences)
-        } else {
-            defences
-        };
+        let defences = board.without_forbidden(defences);
         if self.prune && defences == fives && fives.count() == 1 {
             // The block is forced. If the attacker has no attacking cell but the blocked one,
             // the sequence ends: a defender's stone takes attacking cells away and never adds
