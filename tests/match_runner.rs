@@ -94,6 +94,26 @@ fn tic_tac_toe_self_play_is_all_draws() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("W-D-L 0-6-0"), "{}", stdout(&out));
     assert_eq!(stderr(&out).matches("full board").count(), 6);
+    // A test of a gain over draws only leans towards "no gain" (the tally once recursed
+    // until the stack overflowed after a drawn game).
+    let out = run_match(&[
+        "--engine1",
+        MNK,
+        "--engine2",
+        MNK,
+        "--size",
+        "3",
+        "--games",
+        "2",
+        "--time-move",
+        "30",
+        "--sprt",
+        "0",
+        "10",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let sprt = stdout(&out).lines().find(|l| l.starts_with("sprt llr -")).map(str::to_string);
+    assert!(sprt.is_some_and(|l| l.ends_with("continue")), "{}", stdout(&out));
 }
 
 #[test]

@@ -42,19 +42,24 @@ impl Tally {
     }
 
     /// The SPRT log-likelihood ratio of H1 (`elo1`) against H0 (`elo0`). When every game
-    /// had the same result the variance is zero; one virtual draw is added then, so the
-    /// ratio stays defined and grows with the evidence.
+    /// had the same result the variance is zero, so the ratio is taken over the games with
+    /// virtual ones added that keep the score where it is: one draw after all wins or all
+    /// losses, one win and one loss after all draws. It stays defined and grows with the
+    /// evidence.
     pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
         if self.games() == 0 {
             return 0.0;
         }
-        if self.variance() == 0.0 {
-            return Tally { draws: self.draws + 1, ..*self }.llr(elo0, elo1);
-        }
-        let variance = self.variance();
+        let tally = match self.variance() {
+            variance if variance > 0.0 => *self,
+            _ if self.draws == self.games() => {
+                Tally { wins: self.wins + 1, losses: self.losses + 1, ..*self }
+            }
+            _ => Tally { draws: self.draws + 1, ..*self },
+        };
         let (s0, s1) = (score_of_elo(elo0), score_of_elo(elo1));
-        let n = f64::from(self.games());
-        n * (s1 - s0) * (2.0 * self.score() - s0 - s1) / (2.0 * variance)
+        let n = f64::from(tally.games());
+        n * (s1 - s0) * (2.0 * tally.score() - s0 - s1) / (2.0 * tally.variance())
     }
 }
 
@@ -150,6 +155,14 @@ mod tests {
         assert!(few.llr(0.0, 50.0) > 0.0 && many.llr(0.0, 50.0) > few.llr(0.0, 50.0));
         assert_eq!(sprt_verdict(many.llr(0.0, 50.0)), SprtVerdict::H1);
         assert_eq!(Tally::default().llr(0.0, 5.0), 0.0);
+        // All draws: evidence that neither is stronger, so against H1 of a gain, finite
+        // (the tally once recursed forever here).
+        let (one, many) =
+            (Tally { draws: 1, ..Tally::default() }, Tally { draws: 400, ..Tally::default() });
+        assert!(one.llr(0.0, 10.0) < 0.0 && one.llr(0.0, 10.0).is_finite());
+        assert!(many.llr(0.0, 10.0) < one.llr(0.0, 10.0));
+        assert_eq!(sprt_verdict(many.llr(0.0, 10.0)), SprtVerdict::H0);
+        assert!(one.llr(-10.0, 10.0).abs() < 1e-9, "even, between symmetric hypotheses");
         assert_eq!(sprt_verdict(3.0), SprtVerdict::H1);
         assert_eq!(sprt_verdict(-3.0), SprtVerdict::H0);
         assert_eq!(sprt_verdict(0.5), SprtVerdict::Continue);
