@@ -13,7 +13,7 @@
 //! ```
 //!
 //! The counts are engine 1's. An engine that cannot be started ends the match with a message
-//! (exit code 1) after the summary of the games already played.
+//! (exit code 1), after the summary of the games already played if any were.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -241,6 +241,12 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         let _ = worker.join();
     }
 
+    if finished == 0
+        && let Some(e) = failure
+    {
+        // Nothing was played: no summary, only the error.
+        return Err(CliError::Match(e));
+    }
     writeln!(out, "games {finished}")?;
     writeln!(out, "W-D-L {}-{}-{}", tally.wins, tally.draws, tally.losses)?;
     writeln!(out, "score {:.4}", tally.score())?;
