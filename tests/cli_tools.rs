@@ -104,14 +104,28 @@ fn help_and_version_print_on_stdout_and_succeed() {
         &["play", "--help"],
         &["classroom", "--help"],
         &["help", "openings"],
+        &["help", "--help"],
     ];
     for args in cases {
         let out = pbrain(args);
         assert_eq!(out.status.code(), Some(0), "{args:?}");
         let text = String::from_utf8_lossy(&out.stdout);
-        let name = args.iter().find(|a| !a.starts_with('-') && **a != "help").unwrap();
+        let name = match args {
+            ["help", sub, ..] if !sub.starts_with('-') => sub,
+            [first, ..] => first,
+            [] => unreachable!("every case names a subcommand"),
+        };
         assert!(text.contains(&format!("Usage: pbrain-mnk {name}")), "{args:?}: {text}");
+        // Written for users: no code names (a constant's name once showed in datagen's).
+        assert!(!text.contains('`'), "{args:?}: {text}");
     }
+    for sub in ["solve", "bench", "openings", "datagen", "help"] {
+        let text = String::from_utf8_lossy(&pbrain(&[sub, "--help"]).stdout).into_owned();
+        assert!(text.contains(&format!("Usage: pbrain-mnk {sub}")) && !text.contains('`'), "{text}");
+    }
+    let unknown = pbrain(&["help", "frobnicate"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("no subcommand 'frobnicate'"));
     let version = pbrain(&["--version"]);
     assert_eq!(version.status.code(), Some(0));
     let text = String::from_utf8_lossy(&version.stdout).into_owned();

@@ -44,6 +44,7 @@ fn main() -> ExitCode {
         Tool::Openings(args) => cli::openings::run(args, &mut out),
         Tool::Datagen(args) => cli::datagen::run(args, &mut out),
         Tool::Play(args) => cli::play::run(args, &mut io::stdin().lock(), &mut out),
+        Tool::Help(args) => args.run(&mut out),
         Tool::Classroom => unreachable!("the protocol loop ran"),
     };
     match result.and_then(|()| out.flush().map_err(CliError::from)) {

@@ -61,8 +61,8 @@ pub(crate) struct Args {
     /// Nodes of the search that judges an opening.
     #[arg(long = "opening-nodes", default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
     opening_nodes: u64,
-    /// Largest score, for the side to move, of an opening played; after
-    /// `TRIES_PER_GAME` openings outside it, the closest is played.
+    /// Largest score, for the side to move, of an opening played; after 20 openings
+    /// outside it, the closest is played.
     #[arg(long = "max-score", default_value_t = 100, value_parser = clap::value_parser!(i32).range(0..))]
     max_score: Score,
     /// Seed of the openings.
@@ -73,7 +73,8 @@ pub(crate) struct Args {
     threads: u16,
 }
 
-/// Random openings judged per game before the closest to balanced is taken.
+/// Random openings judged per game before the closest to balanced is taken (`--max-score`'s
+/// help says 20).
 const TRIES_PER_GAME: usize = 20;
 /// Transposition table of each thread's searches, in bytes.
 const TABLE_BYTES: usize = 16 << 20;

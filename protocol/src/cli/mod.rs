@@ -15,7 +15,7 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use mnk_engine::board::PositionError;
 use mnk_engine::rules::Rule;
 use mnk_engine::search::MAX_THREADS;
@@ -27,6 +27,8 @@ use mnk_protocol::manager::MatchError;
 #[command(
     name = "pbrain-mnk",
     version,
+    // Our own `help` subcommand, which (unlike clap's) takes `--help` too.
+    disable_help_subcommand = true,
     about = "mnk, a bitboard engine for m,n,k-games (tic-tac-toe, 5x5, gomoku and renju \
              up to 22x22) that speaks the Gomocup protocol",
     long_about = "mnk, a bitboard engine for m,n,k-games (tic-tac-toe, 5x5, gomoku and \
@@ -62,6 +64,33 @@ pub(crate) enum Tool {
     Play(play::Args),
     /// The protocol loop, played by the classroom program (a sparring partner).
     Classroom,
+    /// Prints this message or the help of the given subcommand.
+    Help(HelpArgs),
+}
+
+/// `help`'s argument.
+#[derive(Debug, clap::Args)]
+pub(crate) struct HelpArgs {
+    /// The subcommand whose options to print (all subcommands if none is given).
+    #[arg(value_name = "COMMAND")]
+    command: Option<String>,
+}
+
+impl HelpArgs {
+    /// Prints the help of the subcommand named, or of the whole command line.
+    pub(crate) fn run(&self, out: &mut dyn io::Write) -> Result<(), CliError> {
+        let mut command = Cli::command();
+        command.build();
+        let help = match &self.command {
+            None => command.render_long_help(),
+            Some(name) => match command.find_subcommand_mut(name) {
+                Some(sub) => sub.render_long_help(),
+                None => return Err(UsageError::UnknownSubcommand(name.clone()).into()),
+            },
+        };
+        write!(out, "{help}")?;
+        Ok(())
+    }
 }
 
 impl Tool {
@@ -76,6 +105,7 @@ impl Tool {
             Tool::Datagen(_) => "datagen",
             Tool::Play(_) => "play",
             Tool::Classroom => "classroom",
+            Tool::Help(_) => "help",
         }
     }
 }
@@ -141,6 +171,8 @@ pub(crate) enum UsageError {
         /// The board's cells.
         cells: usize,
     },
+    /// `help` with a name that is no subcommand.
+    UnknownSubcommand(String),
     /// `datagen --sizes` with a board whose lines span it (3×3, 5×5): it keeps no line
     /// patterns to learn from.
     DatagenSize(BoardSize),
@@ -171,6 +203,7 @@ impl fmt::Display for UsageError {
             UsageError::SprtOrder => f.write_str("--sprt needs ELO0 < ELO1"),
             UsageError::InfoList { option, error } => write!(f, "--{option}: {error}"),
             UsageError::TooManyStones { cells } => write!(f, "--stones must be below {cells}"),
+            UsageError::UnknownSubcommand(name) => write!(f, "no subcommand '{name}'"),
             UsageError::DatagenSize(size) => write!(
                 f,
                 "--sizes {}: datagen plays boards with line patterns (6 to 22 wide and high, \
@@ -234,7 +267,6 @@ impl From<io::Error> for CliError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn the_command_line_definition_is_consistent() {

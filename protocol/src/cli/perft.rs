@@ -31,7 +31,7 @@ pub(crate) struct Args {
     /// The position: moves as x,y pairs ("7,7 8,8") or in pos notation ("h8i9").
     #[arg(long, default_value = "")]
     pub(crate) moves: String,
-    /// One line `x,y: N` per root move first.
+    /// One line "x,y: N" per root move first.
     #[arg(long)]
     pub(crate) divide: bool,
     /// Threads sharing the root moves.
