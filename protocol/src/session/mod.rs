@@ -201,9 +201,7 @@ impl Session {
             Command::YxHashClear => Ok(reply(vec![self.clear_hash()])),
             Command::YxSearchDefend => self.search_defend(received),
             Command::YxBalance { stones, target } => self.balance(stones, target, received),
-            Command::YxShowForbid => {
-                self.game().map(|game| reply(vec![Response::Forbid(game.forbidden_points())]))
-            }
+            Command::YxShowForbid => self.show_forbid().map(|points| reply(vec![points])),
             Command::Swap2Board(points) => self.swap2(points, received),
             Command::Perft(depth) => self.perft(depth),
             Command::Show => self.show().map(reply),
@@ -441,6 +439,14 @@ impl Session {
             self.ponder_next = Session::ponder_position(game, &pv);
         }
         lines
+    }
+
+    /// `YXSHOWFORBID`: black's forbidden points under the rule the settings ask for now
+    /// (the game is brought under it, as a move request would).
+    fn show_forbid(&mut self) -> Result<Response, SessionError> {
+        self.game()?;
+        self.apply_rule()?;
+        Ok(Response::Forbid(self.game()?.forbidden_points()))
     }
 
     /// `YXBOARD`: the position, without a move.

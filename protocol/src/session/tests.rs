@@ -674,3 +674,21 @@ fn a_failed_job_still_answers_a_move_request() {
     assert!(matches!(&lines[..], [Response::Error(SessionError::Internal(m))] if m == "boom"));
     assert_eq!(s.game().unwrap().move_count(), before + 1, "nothing else played");
 }
+
+/// `YXSHOWFORBID` answers under the rule `INFO rule` asks for now, not the one of the last
+/// move (renju's forbidden points once stayed after `INFO rule 0` until the next move).
+#[test]
+fn showforbid_follows_the_rule_the_settings_ask_for() {
+    let mut s = started(15);
+    s.handle(Command::info("rule", "4"));
+    // Black to move; j8 makes two open threes (h8 i8 and j9 j10).
+    reply(&mut s, Command::YxBoard(position("h8,a1,i8,a3,j9,a5,j10,a7")));
+    assert_eq!(reply(&mut s, Command::YxShowForbid), vec![Response::Forbid(vec![(9, 7)])]);
+    s.handle(Command::info("rule", "0"));
+    assert_eq!(reply(&mut s, Command::YxShowForbid), vec![Response::Forbid(vec![])]);
+    s.handle(Command::info("rule", "4"));
+    assert_eq!(reply(&mut s, Command::YxShowForbid), vec![Response::Forbid(vec![(9, 7)])]);
+    s.handle(Command::info("rule", "3"));
+    let refused = reply(&mut s, Command::YxShowForbid);
+    assert!(matches!(refused[..], [Response::Error(SessionError::UnsupportedRule(_))]));
+}
