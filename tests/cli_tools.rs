@@ -121,7 +121,10 @@ fn help_and_version_print_on_stdout_and_succeed() {
     }
     for sub in ["solve", "bench", "openings", "datagen", "help"] {
         let text = String::from_utf8_lossy(&pbrain(&[sub, "--help"]).stdout).into_owned();
-        assert!(text.contains(&format!("Usage: pbrain-mnk {sub}")) && !text.contains('`'), "{text}");
+        assert!(
+            text.contains(&format!("Usage: pbrain-mnk {sub}")) && !text.contains('`'),
+            "{text}"
+        );
     }
     let unknown = pbrain(&["help", "frobnicate"]);
     assert_eq!(unknown.status.code(), Some(2));

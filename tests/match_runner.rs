@@ -300,6 +300,33 @@ fn each_engine_gets_its_own_info_settings_after_the_match_settings() {
     assert_eq!(two.iter().filter(|l| *l == "INFO thread_num 2").count(), 2, "{two:?}");
 }
 
+/// An engine command is a command line: a path with a space, whole or quoted, and
+/// arguments (the engine commands once split at every space).
+#[test]
+fn engine_commands_may_hold_spaces_and_arguments() {
+    let dir = scratch("spaces");
+    let folder = dir.join("my engines");
+    std::fs::create_dir_all(&folder).unwrap();
+    let (first, second) = (row_engine(&folder, "first", 0), row_engine(&folder, "second", 14));
+    let quoted = format!("'{}' --config x", second.display());
+    let out = run_match(&[
+        "--engine1",
+        first.to_str().unwrap(),
+        "--engine2",
+        &quoted,
+        "--games",
+        "2",
+        "--opening-stones",
+        "0",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("W-D-L 1-0-1"), "{}", stdout(&out));
+    assert_eq!(stderr(&out).matches("first (black) vs second (white)").count(), 1);
+    let unclosed = run_match(&["--engine1", "e 'x", "--engine2", MNK]);
+    assert_eq!(unclosed.status.code(), Some(2));
+    assert!(stderr(&unclosed).contains("an unclosed '"), "{}", stderr(&unclosed));
+}
+
 /// A pbrain engine that records its `INFO` lines (see [`broken_engine`]) and plays along
 /// `row` from its left end.
 fn row_engine(dir: &Path, name: &str, row: usize) -> PathBuf {

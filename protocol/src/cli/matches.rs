@@ -26,6 +26,7 @@ use mnk_engine::rng::SplitMix64;
 use mnk_engine::size::BoardSize;
 
 use mnk_protocol::command::Point;
+use mnk_protocol::manager::engine::EngineCommand;
 use mnk_protocol::manager::stats::{SprtVerdict, Tally, sprt_bounds, sprt_verdict};
 use mnk_protocol::manager::{
     EngineSpec, GameRecord, GameSettings, MatchError, parse_info_list, parse_opening, play_game,
@@ -37,12 +38,13 @@ use super::{CliError, GameArgs, UsageError};
 /// `match`'s options.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// The first engine's command: the program and its arguments, separated by spaces.
+    /// The first engine's command line: the program and its arguments, separated by spaces
+    /// (quotes and backslashes keep spaces in a word); a path to a file alone may hold spaces.
     #[arg(long, value_name = "CMD")]
-    engine1: String,
+    engine1: EngineCommand,
     /// The second engine's command.
     #[arg(long, value_name = "CMD")]
-    engine2: String,
+    engine2: EngineCommand,
     /// INFO settings for the first engine alone, sent after the match's (key=value,...).
     #[arg(long, value_name = "KEY=VALUE,...")]
     info1: Option<String>,
@@ -102,13 +104,13 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         Some(_) => return Err(UsageError::SprtOrder.into()),
         None => None,
     };
-    let spec = |command: &str, info: &Option<String>, option| -> Result<EngineSpec, UsageError> {
-        let mut spec = EngineSpec::new(command);
+    let spec = |command: &EngineCommand, info: &Option<String>, option| {
+        let mut spec = EngineSpec::new(command.clone());
         if let Some(list) = info {
             spec.info =
                 parse_info_list(list).map_err(|error| UsageError::InfoList { option, error })?;
         }
-        Ok(spec)
+        Ok::<_, UsageError>(spec)
     };
     let engines =
         [spec(&args.engine1, &args.info1, "info1")?, spec(&args.engine2, &args.info2, "info2")?];

@@ -34,6 +34,108 @@ impl std::fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
+/// How to start an engine: a command line, as a shell or c-gomoku-cli's `cmd=` takes it —
+/// the program and its arguments, separated by spaces, where quotes (`'…'`, `"…"`) and a
+/// backslash keep spaces inside a word (`"./my engines/e.sh" --config x`). A line that names
+/// an existing file as a whole (`./my engines/e.sh`, unquoted) is that program alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineCommand {
+    /// The line as given.
+    line: String,
+    /// The program, then its arguments.
+    words: Vec<String>,
+}
+
+/// A command line that cannot be split into words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandLineError {
+    /// Nothing but spaces.
+    Empty,
+    /// A quote that is not closed.
+    UnclosedQuote(char),
+    /// A backslash at the end of the line.
+    TrailingBackslash,
+}
+
+impl std::fmt::Display for CommandLineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CommandLineError::Empty => f.write_str("an empty command"),
+            CommandLineError::UnclosedQuote(quote) => write!(f, "an unclosed {quote}"),
+            CommandLineError::TrailingBackslash => f.write_str("a backslash at the end"),
+        }
+    }
+}
+
+impl std::error::Error for CommandLineError {}
+
+impl std::str::FromStr for EngineCommand {
+    type Err = CommandLineError;
+
+    fn from_str(line: &str) -> Result<EngineCommand, CommandLineError> {
+        let whole = line.trim();
+        let words = if !whole.is_empty() && std::path::Path::new(whole).is_file() {
+            vec![whole.to_string()]
+        } else {
+            split_words(whole)?
+        };
+        if words.is_empty() {
+            return Err(CommandLineError::Empty);
+        }
+        Ok(EngineCommand { line: line.to_string(), words })
+    }
+}
+
+impl std::fmt::Display for EngineCommand {
+    /// The line as given.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.line)
+    }
+}
+
+impl EngineCommand {
+    /// The program, then its arguments.
+    pub fn words(&self) -> &[String] {
+        &self.words
+    }
+}
+
+/// The words of a command line: spaces separate them; inside single quotes every character
+/// is itself, inside double quotes and outside quotes a backslash takes the next one as it
+/// is.
+fn split_words(line: &str) -> Result<Vec<String>, CommandLineError> {
+    let (mut words, mut word, mut in_word) = (Vec::new(), String::new(), false);
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+                continue;
+            }
+            '\\' => word.push(chars.next().ok_or(CommandLineError::TrailingBackslash)?),
+            '\'' | '"' => loop {
+                match chars.next() {
+                    None => return Err(CommandLineError::UnclosedQuote(c)),
+                    Some(end) if end == c => break,
+                    Some('\\') if c == '"' => {
+                        word.push(chars.next().ok_or(CommandLineError::UnclosedQuote(c))?);
+                    }
+                    Some(inside) => word.push(inside),
+                }
+            },
+            c => word.push(c),
+        }
+        in_word = true;
+    }
+    if in_word {
+        words.push(word);
+    }
+    Ok(words)
+}
+
 /// A running engine process.
 pub struct EngineProcess {
     child: Child,
@@ -44,15 +146,13 @@ pub struct EngineProcess {
 }
 
 impl EngineProcess {
-    /// Starts `command` (words separated by spaces; the first is the program), its
-    /// diagnostics (stderr) discarded.
-    pub fn spawn(command: &str) -> Result<EngineProcess, EngineError> {
-        let mut words = command.split_whitespace();
-        let program =
-            words.next().ok_or_else(|| EngineError::Spawn("empty command".to_string()))?;
+    /// Starts `command`, its diagnostics (stderr) discarded.
+    pub fn spawn(command: &EngineCommand) -> Result<EngineProcess, EngineError> {
+        let (program, arguments) =
+            command.words.split_first().expect("a command line has a program");
         let mut process = Command::new(program);
-        process.args(words).stderr(Stdio::null());
-        EngineProcess::spawn_command(process, command)
+        process.args(arguments).stderr(Stdio::null());
+        EngineProcess::spawn_command(process, &command.line)
     }
 
     /// Starts `command` as it is set up (arguments, environment, stderr), with its input and
@@ -187,5 +287,50 @@ impl Drop for EngineProcess {
             let _ = self.child.kill();
         }
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Result<Vec<String>, CommandLineError> {
+        line.parse::<EngineCommand>().map(|command| command.words)
+    }
+
+    #[test]
+    fn command_lines_split_at_spaces_but_not_inside_quotes_or_after_a_backslash() {
+        assert_eq!(
+            words("  rapfi --config x "),
+            Ok(vec!["rapfi".into(), "--config".into(), "x".into()])
+        );
+        assert_eq!(
+            words(r#""./my engines/e.sh" -v"#),
+            Ok(vec!["./my engines/e.sh".into(), "-v".into()])
+        );
+        assert_eq!(
+            words(r"./my\ engines/e.sh 'a b'c"),
+            Ok(vec!["./my engines/e.sh".into(), "a bc".into()])
+        );
+        assert_eq!(
+            words(r#"e "say \"hi\"" '\x'"#),
+            Ok(vec!["e".into(), r#"say "hi""#.into(), r"\x".into()])
+        );
+        assert_eq!(words(r#"e """#), Ok(vec!["e".into(), String::new()]));
+        assert_eq!(words("  "), Err(CommandLineError::Empty));
+        assert_eq!(words("e 'a"), Err(CommandLineError::UnclosedQuote('\'')));
+        assert_eq!(words("e a\\"), Err(CommandLineError::TrailingBackslash));
+    }
+
+    #[test]
+    fn an_existing_file_is_the_program_whatever_its_name_holds() {
+        let dir = std::env::temp_dir().join(format!("mnk-command {}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let program = dir.join("my engine");
+        std::fs::write(&program, "").unwrap();
+        let line = program.to_str().unwrap();
+        assert_eq!(words(line), Ok(vec![line.to_string()]));
+        assert_eq!(line.parse::<EngineCommand>().unwrap().to_string(), line);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -30,7 +30,7 @@ use mnk_engine::size::BoardSize;
 use mnk_engine::tt::TranspositionTable;
 
 use crate::command::{Point, parse_point};
-use engine::{EngineError, EngineProcess};
+use engine::{EngineCommand, EngineError, EngineProcess};
 use mnk_engine::game::Game;
 
 /// How long an engine may take to answer `ABOUT` and `START`.
@@ -119,8 +119,8 @@ fn lost(color: Color, reason: impl Into<String>) -> GameResult {
 /// One side of a match: how to start the engine, and `INFO` settings for it alone.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
-    /// The command: the program and its arguments, separated by spaces.
-    pub command: String,
+    /// The command line.
+    pub command: EngineCommand,
     /// `INFO key value` lines sent after the game's own settings (so they can override
     /// them, for example `timeout_turn` for time odds), in order.
     pub info: Vec<(String, String)>,
@@ -128,8 +128,8 @@ pub struct EngineSpec {
 
 impl EngineSpec {
     /// An engine started by `command`, with no settings of its own.
-    pub fn new(command: impl Into<String>) -> EngineSpec {
-        EngineSpec { command: command.into(), info: Vec::new() }
+    pub fn new(command: EngineCommand) -> EngineSpec {
+        EngineSpec { command, info: Vec::new() }
     }
 }
 
@@ -216,7 +216,7 @@ pub fn play_game(
     let mut moves: Vec<(Point, u64)> = opening.iter().map(|&p| (p, 0)).collect();
     let black = prepare(engines[0], settings, Color::Black)?;
     let white = prepare(engines[1], settings, Color::White)?;
-    let mut names = engines.map(|spec| spec.command.clone());
+    let mut names = engines.map(|spec| spec.command.to_string());
     let mut engines = Vec::new();
     let early = match (black, white) {
         (Ok(b), Ok(w)) => {
