@@ -117,6 +117,12 @@ impl Game {
         with_game!(self, b => b.side_to_move())
     }
 
+    /// Whether the side to move has lost by having only forbidden points left (see
+    /// [`Board::only_forbidden_moves_left`]).
+    pub fn only_forbidden_moves_left(&self) -> bool {
+        with_game!(self, b => b.only_forbidden_moves_left())
+    }
+
     /// Stones on the board.
     pub fn move_count(&self) -> usize {
         with_game!(self, b => b.move_count())

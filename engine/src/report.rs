@@ -42,7 +42,9 @@ pub struct PvLine {
 /// The outcome of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchResult {
-    /// The move to play; `None` only on a decided board. Always legal. It starts `lines[0]`
+    /// The move to play; always legal, so `None` when no move is: on a decided board, and
+    /// for renju's black with only forbidden points left (see
+    /// [`crate::board::Board::only_forbidden_moves_left`]). It starts `lines[0]`
     /// when there is a line (see [`SearchResult::score`] and [`SearchResult::pv`]).
     pub best_move: Option<Cell>,
     /// Depth of the last completed iteration (0 if none completed).

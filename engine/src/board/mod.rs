@@ -168,6 +168,14 @@ impl<B: Size> Board<B> {
         }
     }
 
+    /// Whether the game goes on but the side to move has no legal move: renju's black with
+    /// only forbidden points left, who has lost, since any move it makes is a foul. (The
+    /// outcome does not say so: finding out takes the forbidden points of every empty cell,
+    /// which make and unmake do not spend; front ends ask here when a search finds no move.)
+    pub fn only_forbidden_moves_left(&self) -> bool {
+        !self.outcome.is_decided() && self.legal_moves().is_empty()
+    }
+
     /// `cells` without those the side to move may not play: renju's forbidden points when
     /// black is to move, none otherwise.
     #[inline]

@@ -285,7 +285,8 @@ impl<'t, B: Size> Searcher<'t, B> {
     pub fn run(mut self, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
         let small = B::GEOMETRY.lines_span_board();
         let alone = small || self.lines > 1 || self.limits.nodes.is_some();
-        let mut result = if alone || self.threads == 1 || self.board.outcome().is_decided() {
+        let no_move = self.board.legal_moves().is_empty();
+        let mut result = if alone || self.threads == 1 || no_move {
             self.search_alone(on_info)
         } else {
             self.search_with_helpers(self.threads - 1, on_info)
@@ -300,7 +301,9 @@ impl<'t, B: Size> Searcher<'t, B> {
         result
     }
 
-    /// The search on this thread: the root threat searches (gomoku boards), then the iterations.
+    /// The search on this thread: the root threat searches (gomoku boards), then the
+    /// iterations. Without a legal move (a decided board, or renju's black with only
+    /// forbidden points left) there is nothing to search and no move.
     fn search_alone(&mut self, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
         let empties = self.board.empty_cells().count();
         let small = B::GEOMETRY.lines_span_board();
@@ -316,7 +319,7 @@ impl<'t, B: Size> Searcher<'t, B> {
             vcf_nodes: 0,
             root_threat_time: Default::default(),
         };
-        if self.board.outcome().is_decided() {
+        if self.board.legal_moves().is_empty() {
             return result;
         }
         // Gomoku boards: a win by continuous fours needs no main search.
@@ -340,11 +343,7 @@ impl<'t, B: Size> Searcher<'t, B> {
         self.count_nodes(&mut result);
         result.seldepth = self.seldepth as u32;
         result.time = self.check.elapsed();
-        // A legal move, or, for renju's black with only forbidden points left, one of them.
-        debug_assert!(result.best_move.is_some_and(|m| {
-            let legal = self.board.legal_moves();
-            legal.contains(m) || (legal.is_empty() && self.board.empty_cells().contains(m))
-        }));
+        debug_assert!(result.best_move.is_some_and(|m| self.board.legal_moves().contains(m)));
         result
     }
 

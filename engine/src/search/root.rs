@@ -362,8 +362,8 @@ impl<B: Size> Searcher<'_, B> {
 
     /// A legal move to play if no iteration completes: a win now, else the block of the
     /// opponent's threat, else the first of the root's candidates (see
-    /// [`Searcher::candidates`]) in the static ordering; a forbidden point only when renju's
-    /// black has nothing else.
+    /// [`Searcher::candidates`]) in the static ordering. Called only with a legal move
+    /// left (see [`Searcher::search_alone`]), so the candidates are never empty.
     pub(super) fn fallback_move(&mut self) -> Cell {
         let color = self.board.side_to_move();
         let own_wins = self.board.winning_cells(color);
@@ -384,10 +384,7 @@ impl<B: Size> Searcher<'_, B> {
                     },
                 )
             })
-            // Renju's black with only forbidden points left has no legal move: it plays one
-            // of them, the only move there is (and a loss, as any would be).
-            .or_else(|| self.board.empty_cells().lowest())
-            .expect("an undecided board has an empty cell")
+            .expect("a root with a legal move has a candidate")
     }
 
     /// Whether the root has a single move to search: the one block of a five the opponent

@@ -200,21 +200,36 @@ fn a_lost_renju_black_plays_a_legal_stop_of_two_fives() {
     }
 }
 
-/// A renju game (mnk black against Rapfi at 1 s) that filled all but one cell, a forbidden
-/// point for black, with black to move: no legal move and the game not over. The search
-/// answers with the forbidden point, the only move there is, instead of panicking.
+/// Renju games that filled all but one cell, a forbidden point for black, with black to
+/// move: no legal move and the game not over (black has lost: any move is a foul). One is
+/// from mnk black against Rapfi at 1 s, one from `pbrain-mnk datagen` (seed 1009, game 2),
+/// where the search answered the forbidden point. A search returns only legal moves, so
+/// here none, at any depth or node count, on one thread or two.
 #[test]
-fn renju_black_with_only_a_forbidden_point_left_plays_it() {
-    let moves = include_str!("../../../tests/data/renju-black-forbidden-only.txt").trim();
-    let board = Board::<Bits256>::from_notation(Rule::Renju, moves).expect("legal");
-    assert!(board.legal_moves().is_empty());
-    let last = board.empty_cells().lowest().expect("one empty cell");
-    assert_eq!(board.empty_cells(), Bits256::from_cell(last));
-    for depth in [1, 3] {
-        let mut tt = TranspositionTable::with_bytes(1 << 20);
-        let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
-        let result = search(&board, &mut tt, limits, &mut |_| {});
-        assert_eq!(result.best_move, Some(last));
+fn renju_black_with_only_forbidden_points_left_gets_no_move() {
+    let games = [
+        include_str!("../../../tests/data/renju-black-forbidden-only-rapfi.txt"),
+        include_str!("../../../tests/data/renju-black-forbidden-only-datagen.txt"),
+    ];
+    for moves in games {
+        let board = Board::<Bits256>::from_notation(Rule::Renju, moves.trim()).expect("legal");
+        assert!(board.legal_moves().is_empty() && board.only_forbidden_moves_left());
+        assert_eq!(board.empty_cells().count(), 1);
+        let limits = [
+            SearchLimits { depth: Some(3), ..SearchLimits::default() },
+            SearchLimits { nodes: Some(10_000), ..SearchLimits::default() },
+            SearchLimits { time: Some(std::time::Duration::from_millis(20)), ..Default::default() },
+        ];
+        for (limits, threads) in limits.into_iter().zip([1, 1, 2]) {
+            let mut tt = TranspositionTable::with_bytes(1 << 20);
+            let result = Searcher::new(board.clone(), &mut tt, limits)
+                .with_threads(threads)
+                .run(&mut |_| {});
+            assert_eq!(result.best_move, None);
+            assert!(result.lines.is_empty());
+        }
+        let classroom = crate::classroom::search(&board, 2, None);
+        assert_eq!(classroom.best_move, None);
     }
 }
 

@@ -14,12 +14,14 @@
 //! `GAME` numbers the games from 0; `MOVES` are the moves so far in pos notation; `SCORE`
 //! is the search's score for the side to move (mate scores as the engine keeps them, beyond
 //! ±30,000), `BEST` the move it chose, which was played; `RESULT` is the game's result for
-//! the side to move (1, 0.5 or 0). Games cycle through `--rules` and then `--sizes`. The
+//! the side to move (1, 0.5 or 0); renju's black with only forbidden points left has lost
+//! (any move it could make is a foul). Games cycle through `--rules` and then `--sizes`. The
 //! same arguments always give the same file (for the same build), whatever `--threads`: each
 //! game depends only on the seed and its number, and the games are written in order.
 
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
@@ -102,8 +104,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     writeln!(out, "# GAME SIZE RULE MOVES SCORE BEST RESULT")?;
     let games = args.games as usize;
     let next = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::channel::<(usize, String)>();
-    std::thread::scope(|scope| -> Result<(), CliError> {
+    let (sender, receiver) = mpsc::channel::<(usize, Result<String, String>)>();
+    let failed = std::thread::scope(|scope| -> Result<usize, CliError> {
         for _ in 0..args.threads {
             let (sender, next) = (sender.clone(), &next);
             scope.spawn(move || {
@@ -113,7 +115,12 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                     if game >= games {
                         break;
                     }
-                    let lines = play_game(args, game, &mut tt);
+                    // A game that fails (a bug: the panic is printed as it happens) is
+                    // reported and left out; the run goes on.
+                    let played = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                        play_game(args, game, &mut tt)
+                    }));
+                    let lines = played.map_err(|payload| panic_text(payload.as_ref()));
                     if sender.send((game, lines)).is_err() {
                         break;
                     }
@@ -121,22 +128,45 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             });
         }
         drop(sender);
-        // Written in game order, whichever thread finishes first.
+        // Written in game order, whichever thread finishes first, each game as soon as the
+        // ones before it are out.
         let mut pending = BTreeMap::new();
-        let (mut written, mut positions) = (0, 0);
+        let (mut written, mut positions, mut failed) = (0, 0, 0);
         for (game, lines) in receiver {
             pending.insert(game, lines);
             while let Some(lines) = pending.remove(&written) {
-                positions += lines.lines().count();
-                out.write_all(lines.as_bytes())?;
+                match lines {
+                    Ok(lines) => {
+                        positions += lines.lines().count();
+                        out.write_all(lines.as_bytes())?;
+                        out.flush()?;
+                    }
+                    Err(message) => {
+                        failed += 1;
+                        eprintln!("game {written} failed and is left out: {message}");
+                    }
+                }
                 written += 1;
                 if written % 100 == 0 || written == games {
                     eprintln!("{written} of {games} games, {positions} positions");
                 }
             }
         }
-        Ok(())
-    })
+        Ok(failed)
+    })?;
+    match failed {
+        0 => Ok(()),
+        failed => Err(CliError::GamesFailed { failed, games }),
+    }
+}
+
+/// The text of a panic's payload.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    match (payload.downcast_ref::<&str>(), payload.downcast_ref::<String>()) {
+        (Some(text), _) => (*text).to_string(),
+        (_, Some(text)) => text.clone(),
+        _ => "a panic".to_string(),
+    }
 }
 
 /// The rule and size of game number `game`.
@@ -151,39 +181,65 @@ fn play_game(args: &Args, game: usize, tt: &mut TranspositionTable) -> String {
     let (rule, size) = game_setting(args, game);
     let mut rng = SplitMix64::new(args.seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let opening = balanced_opening(args, &mut rng, size, rule);
-    let mut board =
+    let board =
         Game::from_points(size, rule, &opening).expect("random openings are made of legal moves");
     tt.clear();
-    // Each position: the moves so far, the side to move, the search's score and move.
-    let mut positions: Vec<(String, Color, Score, Point)> = Vec::new();
-    let mut moves: Vec<String> = opening.iter().map(|&p| format_pos(p)).collect();
-    let limits = SearchLimits { nodes: Some(args.nodes), ..SearchLimits::default() };
-    while board.outcome() == Outcome::Ongoing {
-        let result =
-            mnk_engine::with_game!(&board, b => search(b, tt, limits.clone(), &mut |_| {}));
-        let best = board.point(result.best_move.expect("an ongoing game has a legal move"));
-        positions.push((moves.join(","), board.side_to_move(), result.score(), best));
-        board.try_play(best).expect("the search plays legal moves");
-        moves.push(format_pos(best));
-    }
-    let winner = match board.outcome() {
-        Outcome::Win(colour) => Some(colour),
-        _ => None,
-    };
+    let (positions, winner) = play_out(board, args.nodes, tt);
     let mut lines = String::new();
-    for (moves, side, score, best) in positions {
+    for position in positions {
         let result = match winner {
             None => "0.5",
-            Some(colour) if colour == side => "1",
+            Some(colour) if colour == position.side => "1",
             Some(_) => "0",
         };
+        let moves: Vec<String> = position.moves.iter().map(|&p| format_pos(p)).collect();
         lines.push_str(&format!(
-            "{game} {} {rule} {moves} {score} {} {result}\n",
+            "{game} {} {rule} {} {} {} {result}\n",
             size.arg(),
-            format_pos(best)
+            moves.join(","),
+            position.score,
+            format_pos(position.best)
         ));
     }
     lines
+}
+
+/// One position of a game and the search's verdict on it.
+#[derive(Debug)]
+struct Labelled {
+    /// The moves that led to it.
+    moves: Vec<Point>,
+    /// The side to move.
+    side: Color,
+    /// The search's score for the side to move, and its move, which was played.
+    score: Score,
+    best: Point,
+}
+
+/// Plays `board` to its end, each move a search of `nodes` nodes with `tt`: every position
+/// with its label, and the winner (`None`: a draw). Renju's black with only forbidden points
+/// left has lost: any move it could make is a foul.
+fn play_out(
+    mut board: Game,
+    nodes: u64,
+    tt: &mut TranspositionTable,
+) -> (Vec<Labelled>, Option<Color>) {
+    let mut positions = Vec::new();
+    let limits = SearchLimits { nodes: Some(nodes), ..SearchLimits::default() };
+    while board.outcome() == Outcome::Ongoing && !board.only_forbidden_moves_left() {
+        let result =
+            mnk_engine::with_game!(&board, b => search(b, tt, limits.clone(), &mut |_| {}));
+        let cell = result.best_move.expect("a search finds a move while one is legal");
+        let (best, side) = (board.point(cell), board.side_to_move());
+        positions.push(Labelled { moves: board.history(), side, score: result.score(), best });
+        board.try_play(best).expect("the search plays legal moves");
+    }
+    let winner = match board.outcome() {
+        Outcome::Win(colour) => Some(colour),
+        Outcome::Ongoing => Some(Color::White),
+        Outcome::Draw => None,
+    };
+    (positions, winner)
 }
 
 /// A random opening whose score is within `--max-score`, or the closest of
@@ -203,4 +259,26 @@ fn balanced_opening(args: &Args, rng: &mut SplitMix64, size: BoardSize, rule: Ru
         }
     }
     closest.expect("at least one opening was tried").1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A renju game that `datagen` once broke off with a panic (seed 1009, game 2): with two
+    /// cells left white takes one, and black, to move, has only a forbidden point left. The
+    /// game ends there, won by white.
+    #[test]
+    fn a_renju_game_ends_when_black_has_only_forbidden_points_left() {
+        let stuck = include_str!("../../../tests/data/renju-black-forbidden-only-datagen.txt");
+        let mut moves = mnk_engine::notation::parse_moves(stuck.trim()).expect("pos notation");
+        let last = moves.pop().expect("a move");
+        let board = Game::from_points(BoardSize::FIFTEEN, Rule::Renju, &moves).expect("legal");
+        assert_eq!(board.empty_count(), 2);
+        let mut tt = TranspositionTable::with_bytes(1 << 20);
+        let (positions, winner) = play_out(board, 1_000, &mut tt);
+        assert_eq!(winner, Some(Color::White));
+        let [only] = &positions[..] else { panic!("{positions:?}") };
+        assert_eq!((only.side, only.best, only.moves.len()), (Color::White, last, moves.len()));
+    }
 }

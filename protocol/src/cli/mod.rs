@@ -227,6 +227,13 @@ pub(crate) enum CliError {
     Match(MatchError),
     /// Fewer balanced openings were found than asked for (exit code 1).
     Openings(openings::Shortfall),
+    /// `datagen` games that failed (a bug; each was reported and left out; exit code 1).
+    GamesFailed {
+        /// Games that failed.
+        failed: usize,
+        /// Games played.
+        games: usize,
+    },
 }
 
 impl CliError {
@@ -234,7 +241,10 @@ impl CliError {
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
             CliError::Usage(_) => 2,
-            CliError::Io(_) | CliError::Match(_) | CliError::Openings(_) => 1,
+            CliError::Io(_)
+            | CliError::Match(_)
+            | CliError::Openings(_)
+            | CliError::GamesFailed { .. } => 1,
         }
     }
 }
@@ -246,6 +256,9 @@ impl fmt::Display for CliError {
             CliError::Io(e) => write!(f, "output error: {e}"),
             CliError::Match(e) => write!(f, "match stopped: {e}"),
             CliError::Openings(e) => write!(f, "openings: {e}"),
+            CliError::GamesFailed { failed, games } => {
+                write!(f, "{failed} of {games} games failed and were left out")
+            }
         }
     }
 }

@@ -105,7 +105,7 @@ pub(crate) fn run(
         seats[1].name()
     )?;
     write!(out, "{game}")?;
-    while game.outcome() == Outcome::Ongoing {
+    while game.outcome() == Outcome::Ongoing && !game.only_forbidden_moves_left() {
         let color = game.side_to_move();
         let name = colour_name(color);
         let point = match seats[color.index()] {
@@ -145,7 +145,11 @@ pub(crate) fn run(
     }
     let result = match game.outcome() {
         Outcome::Win(color) => format!("{} wins", colour_name(color)),
-        _ => "draw (full board)".to_string(),
+        Outcome::Draw => "draw (full board)".to_string(),
+        // Renju's black with only forbidden points left: any move would be a foul.
+        Outcome::Ongoing => {
+            format!("{} wins (black has only forbidden points left)", colour_name(Color::White))
+        }
     };
     writeln!(out, "result: {result} after {} moves", game.move_count())?;
     Ok(())

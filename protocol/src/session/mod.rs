@@ -328,9 +328,14 @@ impl Session {
                 // (Empty only when no move is legal: next to a stone there is always an empty
                 // cell while any is.)
                 let cell = with_game!(&*game, b => mnk_engine::movegen::candidates(b).lowest());
-                let Some(cell) = cell else { return vec![Response::Error(error)] };
-                let played = play_or_fallback(game, game.point(cell));
-                vec![Response::Message(error.to_string()), Response::Move(played)]
+                let mut lines = vec![Response::Message(error.to_string())];
+                match cell {
+                    Some(cell) => {
+                        lines.push(Response::Move(play_or_fallback(game, game.point(cell))));
+                    }
+                    None => lines.extend(no_move_answer(game)),
+                }
+                lines
             }
             _ => vec![Response::Error(error)],
         }
@@ -400,7 +405,7 @@ impl Session {
             return lines;
         };
         let Some(best) = outcome.best else {
-            lines.push(Response::Error(SessionError::NoLegalMove));
+            lines.extend(no_move_answer(game));
             return lines;
         };
         log::debug!(
@@ -495,14 +500,24 @@ fn play_or_fallback(game: &mut Game, best: Point) -> Point {
     if game.try_play(best).is_ok() {
         return best;
     }
-    let Some(fallback) = with_game!(&*game, b => b.legal_moves().lowest()).map(|c| game.point(c))
-    else {
-        // Renju's black with only forbidden points left: the answer is one of them (it
-        // loses, as any move would), and the game, which cannot take it, stays as it was.
-        log::error!("no legal move: answering the forbidden {},{}", best.0, best.1);
-        return best;
-    };
+    let fallback = with_game!(&*game, b => b.legal_moves().lowest())
+        .map(|c| game.point(c))
+        .expect("the search finds a move only while one is legal");
     log::error!("the search returned the illegal move {},{}; playing a legal one", best.0, best.1);
     game.try_play(fallback).expect("a legal move plays");
     fallback
+}
+
+/// The answer when the search finds no move in `game`. On an undecided game that is
+/// renju's black with only forbidden points left, who has lost: any answer is a foul, and
+/// answering the first forbidden point ends the game at once for the manager (an error or
+/// silence would too, less cleanly). The game, which cannot take it, stays as it is.
+fn no_move_answer(game: &Game) -> Vec<Response> {
+    match game.forbidden_points().first() {
+        Some(&point) if game.only_forbidden_moves_left() => vec![
+            Response::Message("black has only forbidden points left: any move is a foul".into()),
+            Response::Move(point),
+        ],
+        _ => vec![Response::Error(SessionError::NoLegalMove)],
+    }
 }

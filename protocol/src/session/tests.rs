@@ -192,18 +192,20 @@ fn board_infers_colours_from_counts() {
 }
 
 /// Renju, black to move with one empty cell left, a forbidden point (see the engine's
-/// `renju_black_with_only_a_forbidden_point_left_plays_it`): the answer is that cell, not a
-/// panic or silence (a manager would count either as a forfeit).
+/// `renju_black_with_only_forbidden_points_left_gets_no_move`): the search finds no legal
+/// move, and the answer is that cell, not a panic, an error or silence (a manager would
+/// count any of them as a loss all the same, but not always cleanly).
 #[test]
 fn renju_black_with_only_a_forbidden_point_left_answers_it() {
-    let moves = include_str!("../../../tests/data/renju-black-forbidden-only.txt").trim();
+    let moves = include_str!("../../../tests/data/renju-black-forbidden-only-rapfi.txt").trim();
     let mut s = started(15);
     s.handle(Command::info("rule", "4"));
     let lines = reply(&mut s, Command::Board(position(moves)));
     let Some(Response::Move(played)) = lines.last() else { panic!("{lines:?}") };
     let game = s.game().unwrap();
-    assert!(!game.history().contains(played));
+    assert_eq!(game.forbidden_points(), vec![*played]);
     assert_eq!(game.move_count(), 224, "the game cannot take the forbidden point");
+    assert!(lines.iter().any(|l| l.to_string().contains("only forbidden points")), "{lines:?}");
 }
 
 #[test]
