@@ -6,7 +6,7 @@ mod harness;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use harness::{Engine, parse_move, well_formed};
+use harness::{Engine, PROMPT, parse_move, well_formed};
 
 fn started(size: usize, turn_ms: u64) -> Engine {
     let mut e = Engine::start();
@@ -399,6 +399,37 @@ fn swap2_proposes_and_decides() {
     assert!(decision == "SWAP" || parse_move(&decision).0 < 15, "{decision}");
     e.send("SWAP2BOARD\n7,7\nDONE");
     assert!(e.answer().starts_with("ERROR"));
+}
+
+/// The swap2 opening mnk proposes is one its own swap decision keeps white in (the fixed
+/// proposal of old scored about −400 for white, and mnk swapped it): on 15×15 under each
+/// rule, the one `docs/protocol.md` shows, judged by its decision with the proposal's node
+/// budget within the swap margin (±30).
+#[test]
+fn the_swap2_opening_proposed_is_one_mnk_keeps_white_in() {
+    for (rule, opening) in [(0, "7,7 8,8 11,4"), (1, "7,7 8,7 5,3"), (4, "7,7 8,7 4,10")] {
+        let mut e = Engine::start();
+        assert_eq!(e.ask("START 15"), "OK");
+        e.send(&format!("INFO rule {rule}"));
+        e.send("INFO max_node 200000");
+        assert_eq!(e.ask("SWAP2BOARD\nDONE"), opening, "rule {rule}");
+        let stones: String = opening.split(' ').map(|stone| format!("{stone}\n")).collect();
+        e.send(&format!("SWAP2BOARD\n{stones}DONE"));
+        let mut summary = None;
+        let decision = loop {
+            let line = e.line_within(PROMPT).expect("an answer");
+            if let Some(rest) = line.strip_prefix("MESSAGE answer ") {
+                summary = Some(rest.to_string());
+            } else if !line.starts_with("MESSAGE") {
+                break line;
+            }
+        };
+        assert_ne!(decision, "SWAP", "rule {rule}");
+        let summary = summary.expect("the answer's summary");
+        let ev: i32 =
+            summary.split(' ').skip_while(|w| *w != "ev").nth(1).unwrap().parse().unwrap();
+        assert!(ev.abs() <= 30, "rule {rule}: {summary}");
+    }
 }
 
 #[test]

@@ -12,7 +12,7 @@ use mnk_engine::geometry::Cell;
 use mnk_engine::report::{PvLine, SearchInfo, SearchResult};
 use mnk_engine::score::{Score, format_score};
 use mnk_engine::search::SearchLimits;
-use mnk_engine::search::balance::balance;
+use mnk_engine::search::balance::{balance, swap2_opening};
 use mnk_engine::search::defend::{Verdict, defences};
 use mnk_engine::size::BoardSize;
 use mnk_engine::strength::Strength;
@@ -58,6 +58,8 @@ pub enum Job {
     Defend(DefendJob),
     /// A balanced placement (`YXBALANCEONE`, `YXBALANCETWO`).
     Balance(BalanceJob),
+    /// A swap2 opening to propose (`SWAP2BOARD` with no stones).
+    Swap2Opening(Swap2OpeningJob),
 }
 
 /// What a finished [`Job`] hands back.
@@ -71,6 +73,8 @@ pub enum JobOutcome {
     Defend(DefendOutcome),
     /// The placement a `BalanceJob` found.
     Balance(BalanceOutcome),
+    /// The opening a `Swap2OpeningJob` chose: the stones, and white's score after them.
+    Swap2Opening(Vec<Point>, Score),
 }
 
 impl Job {
@@ -79,7 +83,7 @@ impl Job {
     pub fn purpose(&self) -> Option<Purpose> {
         match self {
             Job::Search(job) => Some(job.purpose),
-            Job::Perft(_) | Job::Defend(_) | Job::Balance(_) => None,
+            Job::Perft(_) | Job::Defend(_) | Job::Balance(_) | Job::Swap2Opening(_) => None,
         }
     }
 
@@ -94,6 +98,10 @@ impl Job {
             Job::Perft(job) => JobOutcome::Perft(job.run(&stop)),
             Job::Defend(job) => JobOutcome::Defend(job.run(stop)),
             Job::Balance(job) => JobOutcome::Balance(job.run(stop)),
+            Job::Swap2Opening(job) => {
+                let (stones, score) = job.run(stop);
+                JobOutcome::Swap2Opening(stones, score)
+            }
         }
     }
 }
@@ -189,6 +197,26 @@ impl BalanceJob {
             (found.moves.iter().map(|&cell| geometry.xy(cell)).collect(), found.score)
         });
         BalanceOutcome { tt: self.tt, found }
+    }
+}
+
+/// A swap2 opening to propose on the empty board of `game` (see
+/// [`mnk_engine::search::balance::swap2_opening`]): white within `margin` of even by
+/// searches of `nodes` nodes, until `deadline`.
+#[derive(Debug)]
+pub struct Swap2OpeningJob {
+    pub(super) game: Game,
+    pub(super) margin: Score,
+    pub(super) nodes: u64,
+    pub(super) deadline: Option<Instant>,
+}
+
+impl Swap2OpeningJob {
+    fn run(self, stop: Arc<AtomicBool>) -> (Vec<Point>, Score) {
+        let geometry = self.game.geometry();
+        let (margin, nodes, budget) = (self.margin, self.nodes, (self.deadline, Some(stop)));
+        let found = with_game!(&self.game, b => swap2_opening(b, margin, nodes, budget));
+        (found.moves.iter().map(|&cell| geometry.xy(cell)).collect(), found.score)
     }
 }
 

@@ -44,10 +44,10 @@ mod yixin;
 
 pub use extensions::max_protocol_perft_depth;
 pub use job::{
-    Job, JobOutcome, PerftJob, PerftOutcome, Purpose, SearchJob, SearchOutcome,
+    Job, JobOutcome, PerftJob, PerftOutcome, Purpose, SearchJob, SearchOutcome, Swap2OpeningJob,
     format_answer_summary, format_info, format_nbest_line,
 };
-pub use position::{SWAP2_MARGIN, position_from_stones, swap2_opening};
+pub use position::{SWAP2_MARGIN, SWAP2_OPENING_NODES, position_from_stones};
 pub use prepare::TOUCH_STEP_BYTES;
 pub use settings::{
     DEFAULT_HASH_BYTES, DEFAULT_TURN_MS, MEMORY_RESERVE_BYTES, MIN_HASH_BYTES, Settings,
@@ -351,6 +351,7 @@ impl Session {
                 yixin::finish_defend(&outcome, size)
             }
             JobOutcome::Balance(outcome) => self.finish_balance(outcome),
+            JobOutcome::Swap2Opening(stones, score) => self.finish_swap2_opening(stones, score),
         }
     }
 

@@ -1,52 +1,52 @@
 //! Positions the manager sets: from the stones of a `BOARD` or `YXBOARD` block, and the
 //! swap2 opening negotiation (`SWAP2BOARD`).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use mnk_engine::game::Game;
 use mnk_engine::rules::Rule;
+use mnk_engine::score::{Score, format_score};
 use mnk_engine::size::BoardSize;
 
-use super::job::Purpose;
+use super::job::{Job, Purpose, Swap2OpeningJob};
 use super::{Reaction, Session};
 use crate::command::{BoardStone, Field, Point};
 use crate::error::SessionError;
 use crate::framing::BlockKind;
 use crate::response::Response;
 
-/// Score below which white gives up its side in swap2 (evaluation units).
+/// Score below which white gives up its side in swap2 (evaluation units); a swap2 opening
+/// mnk proposes leaves white within it of even.
 pub const SWAP2_MARGIN: i32 = 30;
-
-/// The fixed swap2 proposal (0 stones): black h8, white i8, black h10 — a quiet, roughly
-/// balanced start: black's two stones are not on one line with a free neighbour, white
-/// touches the centre.
-pub fn swap2_opening(size: BoardSize) -> [Point; 3] {
-    let (x, y) = (size.width() / 2, size.height() / 2);
-    [(x, y), (x + 1, y), (x, y + 2)]
-}
+/// Nodes of each search that judges a swap2 opening to propose (see
+/// [`mnk_engine::search::balance::swap2_opening`]): about 0.1 s on 15×15, one or two per opening there.
+pub const SWAP2_OPENING_NODES: u64 = 200_000;
 
 impl Session {
-    /// `SWAP2BOARD`: with no stones, propose the fixed opening; with 3 or 5, decide (a job:
-    /// keep white and move, or swap).
+    /// `SWAP2BOARD`: with no stones, propose an opening mnk judges balanced (a job, within
+    /// the turn's limit); with 3 or 5, decide (a job: keep white and move, or swap).
     pub(super) fn swap2(
         &mut self,
         points: Vec<Point>,
         received: Instant,
     ) -> Result<Reaction, SessionError> {
-        let game = self.game()?;
-        self.settings.rule()?;
-        let size = game.size();
+        let size = self.game()?.size();
+        // (The rule INFO asks for now: the game's is that of its last move.)
+        let rule = self.settings.rule()?;
         if size.is_small() {
             return Err(SessionError::NeedsGomokuBoard("SWAP2BOARD"));
         }
-        let mut fresh = Game::new(size, game.rule());
+        let mut fresh = Game::new(size, rule);
         if points.is_empty() {
-            let opening = swap2_opening(size);
-            for &p in &opening {
-                fresh.try_play(p).expect("the fixed opening is legal");
-            }
-            self.game = Some(fresh);
-            return Ok(Reaction::Reply(vec![Response::Moves(opening.to_vec())]));
+            let limit = self.settings.time_control().budget(fresh.empty_count()).limit;
+            let deadline = (limit != Duration::MAX).then(|| received + limit);
+            let job = Swap2OpeningJob {
+                game: fresh,
+                margin: SWAP2_MARGIN,
+                nodes: SWAP2_OPENING_NODES,
+                deadline,
+            };
+            return Ok(Reaction::Think(Box::new(Job::Swap2Opening(job))));
         }
         for &point in &points {
             fresh.try_play(point).map_err(|error| SessionError::IllegalMove {
@@ -60,6 +60,23 @@ impl Session {
         }
         self.game = Some(fresh);
         Ok(self.think(Purpose::Swap2(points.len()), received))
+    }
+
+    /// Takes back a proposed swap2 opening: the game is its position, and the answer
+    /// `MESSAGE swap2 opening ev E` (white's score) and the stones.
+    pub(super) fn finish_swap2_opening(
+        &mut self,
+        stones: Vec<Point>,
+        score: Score,
+    ) -> Vec<Response> {
+        let Some(game) = &self.game else { return vec![Response::Error(SessionError::NoGame)] };
+        let opening = Game::from_points(game.size(), game.rule(), &stones)
+            .expect("the swap2 opening is a legal position");
+        self.game = Some(opening);
+        vec![
+            Response::Message(format!("swap2 opening ev {}", format_score(score))),
+            Response::Moves(stones),
+        ]
     }
 }
 
