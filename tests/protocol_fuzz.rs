@@ -4,11 +4,10 @@
 
 mod harness;
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use harness::{Engine, well_formed};
+use mnk_engine::limits::StopFlag;
 use mnk_engine::rng::SplitMix64;
 use mnk_protocol::command::Command;
 use mnk_protocol::framing::Framer;
@@ -121,7 +120,8 @@ fn thousands_of_random_lines_through_the_session_never_panic() {
     let mut rng = SplitMix64::new(0xF022);
     let mut framer = Framer::new();
     let mut session = Session::new();
-    let stopped = Arc::new(AtomicBool::new(true));
+    let stopped = StopFlag::new();
+    stopped.raise();
     let mut answers = 0;
     for _ in 0..30_000 {
         let line = random_line(&mut rng);

@@ -9,10 +9,11 @@ use mnk_engine::bitboard::{Bitboard, Bits16, Bits32};
 use mnk_engine::board::Board;
 use mnk_engine::color::Color;
 use mnk_engine::geometry::Cell;
+use mnk_engine::limits::Limits;
 use mnk_engine::outcome::Outcome;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
-use mnk_engine::search::{SearchLimits, Searcher, search};
+use mnk_engine::search::{Searcher, search};
 use mnk_engine::size::Size;
 use mnk_engine::solve::{GameValue, solve, solve_with};
 use mnk_engine::tt::TranspositionTable;
@@ -46,11 +47,7 @@ fn exact_score_of_move(naive: &mut NaiveBoard, x: usize, y: usize) -> i32 {
     score
 }
 
-fn engine_move<B: Size>(
-    board: &Board<B>,
-    tt: &mut TranspositionTable,
-    limits: &SearchLimits,
-) -> Cell {
+fn engine_move<B: Size>(board: &Board<B>, tt: &mut TranspositionTable, limits: &Limits) -> Cell {
     let result = search(board, tt, limits.clone(), &mut |_| {});
     let cell = result.best_move.expect("an undecided board has a move");
     assert!(board.legal_moves().contains(cell), "illegal move {cell:?}");
@@ -98,9 +95,8 @@ fn tic_tac_toe_multi_pv_lines_are_distinct_moves_with_exact_scores() {
             continue;
         }
         let legal = board.legal_moves().count() as usize;
-        let result = Searcher::new(board.clone(), &mut tt, SearchLimits::default())
-            .with_lines(9)
-            .run(&mut |_| {});
+        let result =
+            Searcher::new(board.clone(), &mut tt, Limits::default()).with_lines(9).run(&mut |_| {});
         let lines = &result.lines;
         assert!(!lines.is_empty() && lines.len() <= legal, "{} lines after {moves:?}", lines.len());
         assert_eq!(
@@ -154,7 +150,7 @@ fn adversary<B: Size>(
         Outcome::Ongoing => {}
     }
     if board.side_to_move() == engine {
-        let limits = SearchLimits { time: Some(MOVE_TIME), ..SearchLimits::default() };
+        let limits = Limits::time(MOVE_TIME);
         let cell = engine_move(board, tt, &limits);
         board.play(cell);
         let r = adversary(board, engine, tt);
@@ -236,8 +232,8 @@ fn five_by_five_game(
     let mut board = Board::<Bits32>::new(Rule::Freestyle);
     let mut oracle = TranspositionTable::with_bytes(1 << 20);
     let mut had_win = false;
-    let engine_limits = SearchLimits { time: Some(MOVE_TIME), ..SearchLimits::default() };
-    let shallow = SearchLimits { depth: Some(2), ..SearchLimits::default() };
+    let engine_limits = Limits::time(MOVE_TIME);
+    let shallow = Limits::depth(2);
     while !board.outcome().is_decided() {
         let cell = if board.side_to_move() == engine {
             if !had_win && solve(&board, &mut oracle).value() == GameValue::Win {
@@ -291,7 +287,7 @@ fn search_with_a_node_limit_is_deterministic() {
     let board = Board::<Bits32>::from_notation(Rule::Freestyle, "c3b2").unwrap();
     let run = || {
         let mut tt = TranspositionTable::with_bytes(1 << 20);
-        let limits = SearchLimits { nodes: Some(3_000), ..SearchLimits::default() };
+        let limits = Limits::nodes(3_000);
         search(&board, &mut tt, limits, &mut |_| {})
     };
     let (a, b) = (run(), run());
@@ -308,7 +304,7 @@ fn a_stopped_search_still_returns_a_legal_move() {
         Board::<mnk_engine::bitboard::Bits256>::from_notation(Rule::Freestyle, "h8i9h9").unwrap();
     let mut tt = TranspositionTable::with_bytes(1 << 20);
     for nodes in [1, 2, 10, 100] {
-        let limits = SearchLimits { nodes: Some(nodes), ..SearchLimits::default() };
+        let limits = Limits::nodes(nodes);
         let result = search(&board, &mut tt, limits, &mut |_| {});
         let cell = result.best_move.expect("a move");
         assert!(board.legal_moves().contains(cell));

@@ -14,9 +14,10 @@ use std::time::{Duration, Instant};
 
 use mnk_engine::bitboard::{Bitboard, Bits256};
 use mnk_engine::board::Board;
+use mnk_engine::limits::Limits;
 use mnk_engine::rules::Rule;
 use mnk_engine::score::mate_plies;
-use mnk_engine::search::{SearchLimits, search};
+use mnk_engine::search::search;
 use mnk_engine::tt::TranspositionTable;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/tactics-15-dev.txt");
@@ -116,7 +117,7 @@ fn run_cases(
         let board =
             Board::<Bits256>::from_notation(case.rule, &case.moves).expect("a legal position");
         let mut tt = TranspositionTable::with_bytes(table_bytes);
-        let limits = SearchLimits { nodes: Some(budget), ..SearchLimits::default() };
+        let limits = Limits::nodes(budget);
         let result = search(&board, &mut tt, limits, &mut |_| {});
         nodes += result.nodes;
         threat_nodes += result.vcf_nodes;

@@ -22,13 +22,14 @@ use mnk_engine::bitboard::{Bitboard, Bits256};
 use mnk_engine::board::Board;
 use mnk_engine::color::Color;
 use mnk_engine::eval::TEMPO;
+use mnk_engine::limits::Limits;
 use mnk_engine::pattern::combo::{COMBOS, combo_of, forbids_doubles};
 use mnk_engine::pattern::keys::LineState;
 use mnk_engine::pattern::weights::COMBO_POTENTIAL;
 use mnk_engine::pattern::weights::{PATTERN_POTENTIAL, POTENTIAL_SCALE};
 use mnk_engine::rules::Rule;
 use mnk_engine::score::is_decisive;
-use mnk_engine::search::{SearchLimits, search};
+use mnk_engine::search::search;
 use mnk_engine::tt::TranspositionTable;
 
 /// Evaluation units per unit of the logistic's argument.
@@ -248,7 +249,7 @@ fn collect(
         if ply >= 6 && ply + 1 < moves.len() && quiet {
             let target = match &mut search_with {
                 Some((nodes, tt)) => {
-                    let limits = SearchLimits { nodes: Some(*nodes), ..SearchLimits::default() };
+                    let limits = Limits::nodes(*nodes);
                     let score = search(&board, tt, limits, &mut |_| {}).score();
                     (!is_decisive(score)).then(|| sigmoid(f64::from(score) / SCALE))
                 }

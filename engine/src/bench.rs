@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 
 use crate::board::Board;
 use crate::game::Game;
+use crate::limits::Limits;
 use crate::rules::Rule;
-use crate::search::{SearchLimits, search};
+use crate::search::search;
 use crate::size::BoardSize;
 use crate::tt::TranspositionTable;
 use crate::with_game;
@@ -157,7 +158,7 @@ pub fn run(on_line: &mut dyn FnMut(&BenchLine)) -> Vec<BenchLine> {
             let game = Game::from_notation(position.size, position.rule, position.moves)
                 .expect("bench positions are legal");
             let mut tt = TranspositionTable::with_bytes(BENCH_HASH_BYTES);
-            let limits = SearchLimits { depth: Some(position.depth), ..SearchLimits::default() };
+            let limits = Limits::depth(position.depth);
             let result = with_game!(&game, board => search(board, &mut tt, limits, &mut |_| {}));
             let nodes = result.nodes + result.vcf_nodes;
             let line = BenchLine { position, nodes, time: start.elapsed() };
@@ -247,8 +248,7 @@ fn speed_of<B: crate::size::Size>(
         .into_iter()
         .map(|(position, board)| {
             let mut tt = TranspositionTable::with_bytes(BENCH_HASH_BYTES);
-            let limits =
-                SearchLimits { nodes: Some(SPEED_SEARCH_NODES), ..SearchLimits::default() };
+            let limits = Limits::nodes(SPEED_SEARCH_NODES);
             let start = Instant::now();
             let result = search(&board, &mut tt, limits, &mut |_| {});
             let line = SpeedSearch {

@@ -27,7 +27,6 @@
 //! five in a row: on 3×3 it is a plain depth-6 α-β that sees only wins.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use ahash::RandomState;
@@ -36,6 +35,7 @@ use arrayvec::ArrayVec;
 use crate::board::Board;
 use crate::color::Color;
 use crate::geometry::{Cell, Direction, Geometry};
+use crate::limits::Stop;
 use crate::outcome::Outcome;
 use crate::report::{PvLine, SearchResult};
 use crate::score::{MAX_EVAL, Score, loss_in, win_in};
@@ -164,12 +164,12 @@ struct Classroom<'a, B: Size> {
     /// Line scores (black's, white's) by (line length, contents).
     cache: HashMap<(u8, u64), [i32; 2], RandomState>,
     nodes: u64,
-    stop: Option<&'a AtomicBool>,
+    stop: &'a Stop,
     stopped: bool,
 }
 
 impl<'a, B: Size> Classroom<'a, B> {
-    fn new(board: &Board<B>, stop: Option<&'a AtomicBool>) -> Self {
+    fn new(board: &Board<B>, stop: &'a Stop) -> Self {
         let g = board.geometry();
         let lines = board_lines(g);
         let mut through = vec![ArrayVec::new(); g.slots()];
@@ -297,7 +297,7 @@ impl<'a, B: Size> Classroom<'a, B> {
     /// Whether the search must end now (a stop request).
     fn out_of_time(&mut self) -> bool {
         if !self.stopped && self.nodes.is_multiple_of(STOP_CHECK_NODES) {
-            self.stopped = self.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+            self.stopped = self.stop.is_due();
         }
         self.stopped
     }
@@ -378,7 +378,7 @@ impl<'a, B: Size> Classroom<'a, B> {
 /// searching `depth` plies ([`DEPTH`] for the original). `stop` ends the search early with
 /// the best root move found so far. The result's score is in the program's own units
 /// (clamped into the engine's evaluation range) or a win or loss in plies.
-pub fn search<B: Size>(board: &Board<B>, depth: u32, stop: Option<&AtomicBool>) -> SearchResult {
+pub fn search<B: Size>(board: &Board<B>, depth: u32, stop: &Stop) -> SearchResult {
     let started = Instant::now();
     let mut player = Classroom::new(board, stop);
     let best = if board.outcome().is_decided() { None } else { player.root(depth.max(1)) };
@@ -413,6 +413,9 @@ fn to_score(score: i32) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Nothing stops the searches of the tests.
+    static NOTHING: Stop = Stop { deadline: None, flag: None };
     use crate::bitboard::Bitboard;
     use crate::bitboard::Bits256;
     use crate::rng::SplitMix64;
@@ -436,7 +439,7 @@ mod tests {
     }
 
     fn played(rule: Rule, moves: &str, depth: u32) -> (String, Score) {
-        let result = search(&board(rule, moves), depth, None);
+        let result = search(&board(rule, moves), depth, &Stop::default());
         let cell = result.best_move.expect("a move");
         (Bits256::GEOMETRY.format_pos(cell), result.score())
     }
@@ -468,7 +471,7 @@ mod tests {
         let mut rng = SplitMix64::new(5);
         for game in 0..20 {
             let start = board(Rule::Freestyle, "");
-            let mut player = Classroom::new(&start, None);
+            let mut player = Classroom::new(&start, &NOTHING);
             for _ in 0..60 {
                 let moves: Vec<Cell> = player.board.legal_moves().iter().collect();
                 if moves.is_empty() {
@@ -484,7 +487,7 @@ mod tests {
                     player.undo();
                 }
             }
-            let recount = Classroom::new(&player.board, None);
+            let recount = Classroom::new(&player.board, &NOTHING);
             assert_eq!(player.codes, recount.codes, "game {game}");
             assert_eq!(player.totals, recount.totals, "game {game}");
             assert_eq!(player.current, recount.current, "game {game}");
@@ -506,7 +509,7 @@ mod tests {
         // 15 rows, 15 columns and 2 × 21 diagonals of five cells or more.
         assert_eq!(lines.len(), 72);
         let start = board(Rule::Freestyle, "");
-        let player = Classroom::new(&start, None);
+        let player = Classroom::new(&start, &NOTHING);
         let g = Bits256::GEOMETRY;
         assert_eq!(player.through[g.cell(7, 7).unwrap().index()].len(), 4);
         // A corner's diagonal is too short to hold five; its row and column remain.
@@ -542,7 +545,7 @@ mod tests {
             let moves = entry.split_whitespace().next().unwrap().trim_start_matches("moves=");
             let position = board(Rule::Renju, moves);
             let forbidden = position.forbidden_among(position.empty_cells());
-            let result = search(&position, 2, None);
+            let result = search(&position, 2, &Stop::default());
             let cell = result.best_move.expect("a move");
             assert!(!forbidden.contains(cell), "{moves}: played {}", g.format_pos(cell));
             checked += usize::from(!forbidden.is_empty());
@@ -552,9 +555,11 @@ mod tests {
 
     #[test]
     fn a_stop_request_still_gives_a_legal_move() {
-        let stop = AtomicBool::new(true);
+        let flag = crate::limits::StopFlag::new();
+        flag.raise();
+        let stop = Stop::on(flag);
         let position = board(Rule::Freestyle, "h8,i9,g7");
-        let result = search(&position, DEPTH, Some(&stop));
+        let result = search(&position, DEPTH, &stop);
         assert!(result.stopped);
         assert!(position.legal_moves().contains(result.best_move.expect("a move")));
     }

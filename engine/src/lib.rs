@@ -28,6 +28,7 @@ pub mod color;
 pub mod eval;
 pub mod game;
 pub mod geometry;
+pub mod limits;
 pub mod lines;
 pub mod movegen;
 pub mod notation;

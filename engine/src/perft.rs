@@ -10,10 +10,11 @@
 //! [`perft_parallel`] splits the root moves over threads; the sum does not depend on the
 //! thread count.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::board::Board;
 use crate::geometry::Cell;
+use crate::limits::Stop;
 use crate::outcome::Outcome;
 use crate::size::Size;
 
@@ -34,24 +35,22 @@ pub fn perft<B: Size>(board: &mut Board<B>, depth: u32) -> NodeCount {
     perft_inner(&mut board.for_counting(), depth, None)
 }
 
-/// [`perft`] that gives up as soon as `stop` is set (it looks at every node three or more
+/// [`perft`] that gives up as soon as `stop` is due (it looks at every node three or more
 /// plies from the leaves: well within a millisecond): `None` if it was stopped.
 ///
 /// ```
-/// use std::sync::atomic::AtomicBool;
 /// use mnk_engine::{bitboard::Bits16, board::Board, perft::perft_until, rules::Rule};
+/// use mnk_engine::limits::{Stop, StopFlag};
 /// let mut ttt = Board::<Bits16>::new(Rule::Freestyle);
-/// assert_eq!(perft_until(&mut ttt, 9, &AtomicBool::new(false)), Some(127_872));
-/// assert_eq!(perft_until(&mut ttt, 9, &AtomicBool::new(true)), None);
+/// let flag = StopFlag::new();
+/// assert_eq!(perft_until(&mut ttt, 9, &Stop::on(flag.clone())), Some(127_872));
+/// flag.raise();
+/// assert_eq!(perft_until(&mut ttt, 9, &Stop::on(flag)), None);
 /// ```
-pub fn perft_until<B: Size>(
-    board: &mut Board<B>,
-    depth: u32,
-    stop: &AtomicBool,
-) -> Option<NodeCount> {
+pub fn perft_until<B: Size>(board: &mut Board<B>, depth: u32, stop: &Stop) -> Option<NodeCount> {
     let count =
         if depth == 0 { 1 } else { perft_inner(&mut board.for_counting(), depth, Some(stop)) };
-    (!stop.load(Ordering::Relaxed)).then_some(count)
+    (!stop.is_due()).then_some(count)
 }
 
 /// The perft count of every legal root move, in cell-index order.
@@ -127,7 +126,7 @@ fn count_after<B: Size>(board: &mut Board<B>, cell: Cell, depth: u32) -> NodeCou
 }
 
 /// `depth >= 1`. Returns early, with a partial count, once `stop` is set.
-fn perft_inner<B: Size>(board: &mut Board<B>, depth: u32, stop: Option<&AtomicBool>) -> NodeCount {
+fn perft_inner<B: Size>(board: &mut Board<B>, depth: u32, stop: Option<&Stop>) -> NodeCount {
     let moves = board.legal_moves();
     if depth == 1 {
         return NodeCount::from(moves.count());
@@ -144,7 +143,7 @@ fn perft_inner<B: Size>(board: &mut Board<B>, depth: u32, stop: Option<&AtomicBo
         }
         return NodeCount::from(leaves);
     }
-    if stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+    if stop.is_some_and(Stop::is_due) {
         return nodes;
     }
     for cell in moves.iter() {

@@ -7,9 +7,10 @@ use std::fmt;
 
 use crate::board::Board;
 use crate::geometry::Cell;
+use crate::limits::Limits;
 use crate::report::SearchResult;
 use crate::score::Score;
-use crate::search::{SearchLimits, Searcher};
+use crate::search::Searcher;
 use crate::size::Size;
 use crate::tt::TranspositionTable;
 
@@ -83,8 +84,7 @@ pub fn solve_with<B: Size>(
     pairing: bool,
 ) -> Solution {
     assert!(B::GEOMETRY.lines_span_board(), "solve is for boards whose lines span the board");
-    let limits =
-        SearchLimits { depth: Some(B::GEOMETRY.cells() as u32), ..SearchLimits::default() };
+    let limits = Limits::depth(B::GEOMETRY.cells() as u32);
     let search = Searcher::new(board.clone(), tt, limits).with_pairing(pairing).run(&mut |_| {});
     debug_assert!(search.proven, "a full-depth small-board search is exact");
     Solution { search }

@@ -1,7 +1,7 @@
 //! Time management: how long to think about one move.
 //!
-//! A move gets a [`Budget`]: a **target**, the time to aim for, and a **limit**, the time
-//! the search may never pass.
+//! A move gets a [`MoveTime`]: a **target**, the time to aim for, and a **limit**, the time
+//! the search may never pass ([`crate::limits::Limits::move_time`] makes them instants).
 //!
 //! - With a turn time only, both are the turn time minus a safety margin that covers the
 //!   search's reaction time, the answer's trip through the pipe and the manager's own
@@ -62,7 +62,7 @@ pub struct TimeControl {
 
 /// How long to think about one move (`Duration::MAX` = no limit).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Budget {
+pub struct MoveTime {
     /// The time to aim for (at most `limit`).
     pub target: Duration,
     /// The time never to pass.
@@ -70,28 +70,28 @@ pub struct Budget {
 }
 
 impl TimeControl {
-    /// The budget for a move with `empty_cells` empty cells left on the board.
+    /// The time for a move with `empty_cells` empty cells left on the board.
     ///
     /// ```
-    /// use mnk_engine::time::{Budget, TimeControl};
+    /// use mnk_engine::time::{MoveTime, TimeControl};
     /// use std::time::Duration;
     /// let ms = Duration::from_millis;
     /// // A turn time only: target and limit are the turn time less 25 ms and 4 %.
     /// let tc = TimeControl { turn_ms: Some(1000), left_ms: None, increment_ms: 0 };
-    /// assert_eq!(tc.budget(200), Budget { target: ms(1000 - 25 - 40), limit: ms(935) });
+    /// assert_eq!(tc.move_time(200), MoveTime { target: ms(1000 - 25 - 40), limit: ms(935) });
     /// // A game clock: 1/16 of it as the target, three times that as the limit.
     /// let tc = TimeControl { turn_ms: Some(30_000), left_ms: Some(160_000), increment_ms: 0 };
-    /// assert_eq!(tc.budget(200), Budget { target: ms(10_000 - 425), limit: ms(30_000 - 1225) });
+    /// assert_eq!(tc.move_time(200), MoveTime { target: ms(10_000 - 425), limit: ms(30_000 - 1225) });
     /// let at_once = TimeControl { turn_ms: Some(0), left_ms: Some(60_000), increment_ms: 0 };
-    /// assert_eq!(at_once.budget(200).limit, Duration::ZERO);
+    /// assert_eq!(at_once.move_time(200).limit, Duration::ZERO);
     /// // An increment adds to each share, and the clock is spent over 8 moves, not 16,
     /// // but a move never takes over half the clock.
     /// let tc = TimeControl { turn_ms: None, left_ms: Some(16_000), increment_ms: 500 };
-    /// assert_eq!(tc.budget(200), Budget { target: ms(2_500 - 125), limit: ms(7_500 - 325) });
+    /// assert_eq!(tc.move_time(200), MoveTime { target: ms(2_500 - 125), limit: ms(7_500 - 325) });
     /// let tc = TimeControl { turn_ms: None, left_ms: Some(1_000), increment_ms: 500 };
-    /// assert_eq!(tc.budget(200), Budget { target: ms(250 - 35), limit: ms(500 - 45) });
+    /// assert_eq!(tc.move_time(200), MoveTime { target: ms(250 - 35), limit: ms(500 - 45) });
     /// ```
-    pub fn budget(&self, empty_cells: usize) -> Budget {
+    pub fn move_time(&self, empty_cells: usize) -> MoveTime {
         // Each side plays about half of the remaining cells.
         let most = if self.increment_ms > 0 { INCREMENT_MOVES_LEFT } else { MAX_MOVES_LEFT };
         let moves_left = (empty_cells as u64 / 2).clamp(MIN_MOVES_LEFT.min(most), most);
@@ -105,9 +105,9 @@ impl TimeControl {
                 (turn.min(share), turn.min(limit))
             }
             None if self.turn_ms.is_some() => (turn, turn),
-            None => return Budget { target: Duration::MAX, limit: Duration::MAX },
+            None => return MoveTime { target: Duration::MAX, limit: Duration::MAX },
         };
-        Budget { target: less_margin(target), limit: less_margin(limit) }
+        MoveTime { target: less_margin(target), limit: less_margin(limit) }
     }
 }
 
@@ -129,25 +129,25 @@ mod tests {
     fn the_game_clock_sets_the_target_and_three_shares_the_limit() {
         let tc = TimeControl { turn_ms: Some(5_000), left_ms: Some(32_000), increment_ms: 0 };
         // 200 empty cells: 16 moves expected (capped), 2,000 ms each, less 25 + 80.
-        assert_eq!(tc.budget(200), Budget { target: ms(1_895), limit: ms(5_000 - 25 - 200) });
+        assert_eq!(tc.move_time(200), MoveTime { target: ms(1_895), limit: ms(5_000 - 25 - 200) });
         // Few cells left: at least 10 moves are assumed.
         let tc = TimeControl { turn_ms: None, left_ms: Some(20_000), increment_ms: 0 };
-        assert_eq!(tc.budget(4).target, ms(2_000 - 25 - 80));
-        assert_eq!(tc.budget(4).limit, ms(6_000 - 25 - 240));
+        assert_eq!(tc.move_time(4).target, ms(2_000 - 25 - 80));
+        assert_eq!(tc.move_time(4).limit, ms(6_000 - 25 - 240));
     }
 
     #[test]
     fn the_turn_time_caps_target_and_limit() {
         let tc = TimeControl { turn_ms: Some(1_000), left_ms: Some(1_000_000), increment_ms: 0 };
-        assert_eq!(tc.budget(200), Budget { target: ms(935), limit: ms(935) });
+        assert_eq!(tc.move_time(200), MoveTime { target: ms(935), limit: ms(935) });
     }
 
     #[test]
-    fn tiny_budgets_never_go_negative() {
+    fn tiny_move_times_never_go_negative() {
         let tc = TimeControl { turn_ms: Some(10), left_ms: None, increment_ms: 0 };
-        assert_eq!(tc.budget(100), Budget { target: Duration::ZERO, limit: Duration::ZERO });
+        assert_eq!(tc.move_time(100), MoveTime { target: Duration::ZERO, limit: Duration::ZERO });
         let tc = TimeControl { turn_ms: None, left_ms: Some(50), increment_ms: 0 };
-        assert_eq!(tc.budget(100), Budget { target: Duration::ZERO, limit: Duration::ZERO });
+        assert_eq!(tc.move_time(100), MoveTime { target: Duration::ZERO, limit: Duration::ZERO });
     }
 
     #[test]
@@ -158,7 +158,7 @@ mod tests {
             let mut left = 10_000u64;
             for _ in 0..500 {
                 let tc = TimeControl { turn_ms: None, left_ms: Some(left), increment_ms };
-                let limit = tc.budget(200).limit.as_millis() as u64;
+                let limit = tc.move_time(200).limit.as_millis() as u64;
                 assert!(limit <= left / 2, "{increment_ms} ms: {limit} of {left}");
                 left = left - limit + increment_ms;
             }
@@ -167,15 +167,15 @@ mod tests {
     }
 
     #[test]
-    fn no_limits_means_no_budget_limit() {
+    fn no_limits_means_no_move_time_limit() {
         let tc = TimeControl { turn_ms: None, left_ms: None, increment_ms: 0 };
-        assert_eq!(tc.budget(100), Budget { target: Duration::MAX, limit: Duration::MAX });
+        assert_eq!(tc.move_time(100), MoveTime { target: Duration::MAX, limit: Duration::MAX });
     }
 
     #[test]
     fn the_margin_is_exact_for_huge_clocks() {
         // No overflow: 4 % of three shares of u64::MAX is computed by hundreds.
         let tc = TimeControl { turn_ms: None, left_ms: Some(u64::MAX), increment_ms: 0 };
-        assert!(tc.budget(200).limit > ms(u64::MAX / 8));
+        assert!(tc.move_time(200).limit > ms(u64::MAX / 8));
     }
 }

@@ -17,11 +17,11 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender, TryRecvError};
 use std::thread;
 use std::time::Instant;
+
+use mnk_engine::limits::StopFlag;
 
 use crate::command::Command;
 use crate::framing::{Framer, MAX_LINE_BYTES};
@@ -59,7 +59,7 @@ pub fn run_session<R: Read + Send + 'static, W: Write>(
     let mut out = output;
     let mut framer = Framer::new();
     let mut queue: VecDeque<(Command, Instant)> = VecDeque::new();
-    let mut thinking: Option<Arc<AtomicBool>> = None;
+    let mut thinking: Option<StopFlag> = None;
     // What the job running is for (see `Session::fail`).
     let mut purpose = None;
     // Whether the job running is a ponder search, which any input stops.
@@ -96,13 +96,13 @@ pub fn run_session<R: Read + Send + 'static, W: Write>(
         match event {
             Event::Line(line, received) => {
                 if let Some(stop) = thinking.as_ref().filter(|_| pondering) {
-                    stop.store(true, Ordering::Relaxed);
+                    stop.raise();
                 }
                 let Some(frame) = framer.push(&line) else { continue };
                 let command = Command::parse(&frame);
                 log::debug!("command {command:?}");
                 match (&thinking, command) {
-                    (Some(stop), Command::Stop) => stop.store(true, Ordering::Relaxed),
+                    (Some(stop), Command::Stop) => stop.raise(),
                     (Some(_), Command::End) => return Ok(()),
                     (_, command) => queue.push_back((command, received)),
                 }
@@ -121,8 +121,8 @@ pub fn run_session<R: Read + Send + 'static, W: Write>(
     }
 }
 
-fn spawn_job(job: Box<crate::session::Job>, tx: &Sender<Event>) -> io::Result<Arc<AtomicBool>> {
-    let stop = Arc::new(AtomicBool::new(false));
+fn spawn_job(job: Box<crate::session::Job>, tx: &Sender<Event>) -> io::Result<StopFlag> {
+    let stop = StopFlag::new();
     let (flag, tx) = (stop.clone(), tx.clone());
     thread::Builder::new().name("worker".into()).stack_size(SEARCH_STACK_BYTES).spawn(
         move || {

@@ -5,8 +5,9 @@
 use mnk_engine::bitboard::Bitboard;
 use mnk_engine::board::Board;
 use mnk_engine::classroom;
+use mnk_engine::limits::{Limits, Stop};
 use mnk_engine::report::{SearchInfo, SearchResult};
-use mnk_engine::search::{SearchLimits, Searcher};
+use mnk_engine::search::Searcher;
 use mnk_engine::size::Size;
 use mnk_engine::strength::Strength;
 use mnk_engine::tt::TranspositionTable;
@@ -51,7 +52,7 @@ impl Player {
         self,
         board: &Board<B>,
         tt: &mut TranspositionTable,
-        limits: SearchLimits,
+        limits: Limits,
         options: &SearchOptions<'_>,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
@@ -70,7 +71,8 @@ impl Player {
                 .run(on_info),
             Player::Classroom => {
                 let depth = limits.depth.unwrap_or(classroom::DEPTH);
-                classroom::search(board, depth, limits.stop.as_deref())
+                // (Its clock is its depth: only the stop flag ends it early.)
+                classroom::search(board, depth, &Stop { deadline: None, flag: limits.stop })
             }
         }
     }

@@ -7,14 +7,11 @@
 //! to the target are searched with a node limit, and the one whose search score is closest
 //! wins (ties to the statically closer).
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
-
-use super::{SearchLimits, search};
+use super::search;
 use crate::board::Board;
 use crate::eval::evaluate;
 use crate::geometry::Cell;
+use crate::limits::{Limits, Stop};
 use crate::movegen;
 use crate::outcome::Outcome;
 use crate::rules::Rule;
@@ -37,15 +34,15 @@ pub struct Balance {
 /// The placement of `stones` stones (1: the side to move's; 2: that and the opponent's
 /// reply) after which the position's score, for the side to move then, is closest to
 /// `target`: each of the [`BALANCE_REFINED`] statically closest placements searched with
-/// `nodes` and `tt`, until `deadline` or `stop` (at least one is always searched). `None`
-/// if no placement leaves the game undecided.
+/// `nodes` and `tt`, until `stop` (at least one is always searched). `None` if no placement
+/// leaves the game undecided.
 pub fn balance<B: Size>(
     board: &Board<B>,
     stones: usize,
     target: Score,
     tt: &mut TranspositionTable,
     nodes: u64,
-    (deadline, stop): (Option<Instant>, Option<Arc<AtomicBool>>),
+    stop: &Stop,
 ) -> Option<Balance> {
     let mut board = board.clone();
     let distance = |score: Score| (i64::from(score) - i64::from(target)).abs();
@@ -70,20 +67,13 @@ pub fn balance<B: Size>(
     });
     let mut best: Option<Balance> = None;
     for (_, moves) in placements.into_iter().take(BALANCE_REFINED) {
-        let now = Instant::now();
-        if best.is_some() && deadline.is_some_and(|d| now >= d) {
+        if best.is_some() && stop.is_due() {
             break;
         }
         for &cell in &moves {
             board.play_unchecked(cell);
         }
-        let limits = SearchLimits {
-            nodes: Some(nodes),
-            time: deadline.map(|d| d.saturating_duration_since(now)),
-            stop: stop.clone(),
-            ..SearchLimits::default()
-        };
-        let result = search(&board, tt, limits, &mut |_| {});
+        let result = search(&board, tt, limits_within(nodes, stop), &mut |_| {});
         for _ in &moves {
             board.undo_unchecked();
         }
@@ -91,11 +81,21 @@ pub fn balance<B: Size>(
         if best.as_ref().is_none_or(|b| distance(score) < distance(b.score)) {
             best = Some(Balance { moves, score });
         }
-        if stop.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+        if stop.flag_raised() {
             break;
         }
     }
     best
+}
+
+/// A search of `nodes` nodes that `stop` ends early.
+fn limits_within(nodes: u64, stop: &Stop) -> Limits {
+    Limits {
+        nodes: Some(nodes),
+        deadline: stop.deadline,
+        stop: stop.flag.clone(),
+        ..Limits::default()
+    }
 }
 
 /// A swap2 opening's shape: the offsets from the centre of white's stone and of black's
@@ -142,13 +142,8 @@ pub const SWAP2_TABLE_BYTES: usize = 16 << 20;
 /// A swap2 opening to propose on `board` (empty): three stones, black, white, black, after
 /// which white, to move, scores within `margin` of even by a search of `nodes` nodes — the
 /// first of the rule's [`swap2_shapes`] on the board that does, else the closest, until
-/// `deadline` or `stop` (at least one is searched), with its score for white.
-pub fn swap2_opening<B: Size>(
-    board: &Board<B>,
-    margin: Score,
-    nodes: u64,
-    (deadline, stop): (Option<Instant>, Option<Arc<AtomicBool>>),
-) -> Balance {
+/// `stop` (at least one is searched), with its score for white.
+pub fn swap2_opening<B: Size>(board: &Board<B>, margin: Score, nodes: u64, stop: &Stop) -> Balance {
     let g = board.geometry();
     let centre = ((g.width() / 2) as i32, (g.height() / 2) as i32);
     let shape_cells = |shape: &Swap2Shape| -> Option<Vec<Cell>> {
@@ -165,27 +160,19 @@ pub fn swap2_opening<B: Size>(
     let shapes = swap2_shapes(board.rule()).iter().filter_map(shape_cells);
     let mut best: Option<Balance> = None;
     for moves in shapes {
-        let now = Instant::now();
-        if best.is_some() && deadline.is_some_and(|d| now >= d) {
+        if best.is_some() && stop.is_due() {
             break;
         }
         let mut opening = board.clone();
         for &cell in &moves {
             opening.play_unchecked(cell);
         }
-        let limits = SearchLimits {
-            nodes: Some(nodes),
-            time: deadline.map(|d| d.saturating_duration_since(now)),
-            stop: stop.clone(),
-            ..SearchLimits::default()
-        };
         let mut tt = TranspositionTable::with_bytes(SWAP2_TABLE_BYTES);
-        let score = search(&opening, &mut tt, limits, &mut |_| {}).score();
+        let score = search(&opening, &mut tt, limits_within(nodes, stop), &mut |_| {}).score();
         if best.as_ref().is_none_or(|b| score.abs() < b.score.abs()) {
             best = Some(Balance { moves, score });
         }
-        let stopped = stop.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed));
-        if score.abs() <= margin || stopped {
+        if score.abs() <= margin || stop.flag_raised() {
             break;
         }
     }
@@ -201,7 +188,8 @@ mod tests {
     fn run(moves: &str, stones: usize, target: Score) -> (Board<Bits256>, Balance) {
         let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
         let mut tt = TranspositionTable::with_bytes(1 << 22);
-        let found = balance(&board, stones, target, &mut tt, 5_000, (None, None)).expect("a move");
+        let found =
+            balance(&board, stones, target, &mut tt, 5_000, &Stop::default()).expect("a move");
         (board, found)
     }
 
@@ -247,7 +235,7 @@ mod swap2_tests {
             (Rule::Renju, ["h8", "i8", "e11"]),
         ] {
             let board = Board::<Bits256>::new(rule);
-            let found = swap2_opening(&board, 30, 200_000, (None, None));
+            let found = swap2_opening(&board, 30, 200_000, &Stop::default());
             let pos: Vec<String> = found.moves.iter().map(|&c| g.format_pos(c)).collect();
             assert_eq!(pos, expected, "{rule}");
             assert!(found.score.abs() <= 30, "{rule}: {}", found.score);
@@ -261,7 +249,7 @@ mod swap2_tests {
         for (width, height) in [(5, 6), (6, 5), (5, 15), (15, 6)] {
             let g = crate::size::BoardSize::new(width, height).unwrap().geometry();
             let board = Board::<Bits256>::with_geometry(g, Rule::Freestyle);
-            let found = swap2_opening(&board, 30, 1_000, (None, None));
+            let found = swap2_opening(&board, 30, 1_000, &Stop::default());
             let mut opening = board.clone();
             for &cell in &found.moves {
                 assert_eq!(opening.try_play(cell), Ok(crate::outcome::Outcome::Ongoing));
@@ -269,8 +257,8 @@ mod swap2_tests {
             assert_eq!(found.moves.len(), 3, "{width}x{height}");
         }
         let board = Board::<Bits256>::new(Rule::Freestyle);
-        let closest = swap2_opening(&board, -1, 2_000, (None, None));
-        let first = swap2_opening(&board, 30, 2_000, (None, None));
+        let closest = swap2_opening(&board, -1, 2_000, &Stop::default());
+        let first = swap2_opening(&board, 30, 2_000, &Stop::default());
         assert!(closest.score.abs() <= first.score.abs(), "{closest:?} {first:?}");
     }
 }

@@ -4,15 +4,12 @@
 //! moves that hold against the opponent's threats (gomoku boards, which keep the patterns
 //! the solver reads).
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
-
 use super::VCT_THREATS;
 use super::threats::{ThreatSearch, Threats};
 use crate::board::Board;
 use crate::eval::evaluate;
 use crate::geometry::Cell;
+use crate::limits::Stop;
 use crate::outcome::Outcome;
 use crate::score::Score;
 use crate::size::Size;
@@ -31,7 +28,7 @@ pub enum Verdict {
         /// Plies to the opponent's five, counting the move.
         plies: usize,
         /// The opponent's first attacking move.
-        reply: Option<Cell>,
+        reply: Cell,
     },
     /// Not checked: the time ran out or the search was stopped first.
     Unchecked,
@@ -60,21 +57,13 @@ impl Defence {
 }
 
 /// The verdict on every legal move of the side to move in `board`, in the order of
-/// `Defence::rank`, with `nodes` for the opponent's VCT after each, until `deadline` or
-/// `stop` (the moves not reached are [`Verdict::Unchecked`]). The moves are checked in
-/// cell order; a win found is forced, a hold is as far as the budget sees.
-pub fn defences<B: Size>(
-    board: &Board<B>,
-    nodes: u64,
-    deadline: Option<Instant>,
-    stop: Option<Arc<AtomicBool>>,
-) -> Vec<Defence> {
+/// `Defence::rank`, with `nodes` for the opponent's VCT after each, until `stop` (the moves
+/// not reached are [`Verdict::Unchecked`]). The moves are checked in cell order; a win
+/// found is forced, a hold is as far as the budget sees.
+pub fn defences<B: Size>(board: &Board<B>, nodes: u64, stop: &Stop) -> Vec<Defence> {
     let mut board = board.clone();
-    let mut solver = ThreatSearch::new(stop.clone());
-    let over = || {
-        deadline.is_some_and(|d| Instant::now() >= d)
-            || stop.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed))
-    };
+    let mut solver = ThreatSearch::new(stop.flag.clone());
+    let over = || stop.is_due();
     let mut defences: Vec<Defence> = board
         .legal_moves()
         .iter()
@@ -86,17 +75,10 @@ pub fn defences<B: Size>(
                 Outcome::Win(_) => Verdict::Wins,
                 Outcome::Draw => Verdict::Holds(0),
                 Outcome::Ongoing => {
-                    let mut first = None;
-                    let budget = (nodes, deadline);
-                    let win = solver.solve(
-                        &mut board,
-                        Threats::FoursAndThrees,
-                        VCT_THREATS,
-                        budget,
-                        &mut first,
-                    );
+                    let threats = Threats::FoursAndThrees;
+                    let win = solver.solve(&mut board, threats, VCT_THREATS, nodes, stop.deadline);
                     match win {
-                        Some(plies) => Verdict::Loses { plies: plies + 1, reply: first },
+                        Some(win) => Verdict::Loses { plies: win.plies + 1, reply: win.first },
                         None if over() => Verdict::Unchecked,
                         None => Verdict::Holds(-evaluate(&board)),
                     }
@@ -118,7 +100,7 @@ mod tests {
 
     fn verdicts(moves: &str) -> (Board<Bits256>, Vec<Defence>) {
         let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
-        let defences = defences(&board, 20_000, None, None);
+        let defences = defences(&board, 20_000, &Stop::default());
         (board, defences)
     }
 
@@ -149,8 +131,9 @@ mod tests {
         assert_eq!(defences[0].verdict, Verdict::Wins);
         assert_eq!(defences[1].verdict, Verdict::Wins, "both ends of the four");
         let board = Board::<Bits256>::from_notation(Rule::Freestyle, "h8,i9").expect("legal");
-        let stop = Arc::new(AtomicBool::new(true));
-        let stopped = super::defences(&board, 20_000, None, Some(stop));
+        let flag = crate::limits::StopFlag::new();
+        flag.raise();
+        let stopped = super::defences(&board, 20_000, &Stop::on(flag));
         assert!(stopped.iter().all(|d| d.verdict == Verdict::Unchecked));
     }
 }

@@ -37,9 +37,8 @@
 //! root of a gomoku-board search in `root`, and the helper threads of a parallel search in
 //! `parallel`.
 
-pub mod limits;
-
 pub mod balance;
+pub mod clock;
 mod correction;
 pub mod defend;
 mod keyed;
@@ -64,7 +63,6 @@ use crate::outcome::Outcome;
 use crate::tt::TranspositionTable;
 
 pub use crate::report::{PvLine, SearchInfo, SearchResult};
-pub use limits::SearchLimits;
 pub use parallel::{HELPER_STACK_BYTES, MAX_THREADS};
 pub use pruning::{
     IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMP_SCALE, LMR_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_INDEX,
@@ -77,12 +75,13 @@ pub use root::{
     VERIFY_TIME_SHARE, VERIFY_VCT_MAX_NODES, VERIFY_VCT_NODES,
 };
 
+use crate::limits::Limits;
 use crate::rng::SplitMix64;
 use crate::score::{self, INFINITY, MATE_BOUND, MAX_EVAL, MAX_PLY, Score, is_decisive};
 use crate::size::Size;
 use crate::strength::Strength;
+use clock::{SearchClock, Stability};
 use correction::CorrectionHistory;
-use limits::{Stability, StopCheck};
 use ordering::Ordering;
 use root::BestMoveChecks;
 use symmetry::SymmetricHash;
@@ -104,7 +103,7 @@ pub const MAX_LINES: usize = 32;
 pub fn search<B: Size>(
     board: &Board<B>,
     tt: &mut TranspositionTable,
-    limits: SearchLimits,
+    limits: Limits,
     on_info: &mut dyn FnMut(&SearchInfo),
 ) -> SearchResult {
     Searcher::new(board.clone(), tt, limits).run(on_info)
@@ -115,8 +114,8 @@ pub struct Searcher<'t, B: Size> {
     board: Board<B>,
     /// Shared with the helper threads, if any (its probes and stores take `&self`).
     tt: &'t TranspositionTable,
-    limits: SearchLimits,
-    check: StopCheck,
+    limits: Limits,
+    clock: SearchClock,
     ordering: Ordering,
     /// What the static evaluation missed so far, by the last two moves (gomoku boards).
     correction: CorrectionHistory,
@@ -171,13 +170,13 @@ pub struct Searcher<'t, B: Size> {
 
 impl<'t, B: Size> Searcher<'t, B> {
     /// Prepares a search of `board`; entries `tt` holds from earlier searches age by one.
-    pub fn new(board: Board<B>, tt: &'t mut TranspositionTable, limits: SearchLimits) -> Self {
+    pub fn new(board: Board<B>, tt: &'t mut TranspositionTable, limits: Limits) -> Self {
         tt.new_search();
         Searcher::sharing(board, tt, limits)
     }
 
     /// A search of `board` with a table other searches may be using at the same time.
-    fn sharing(board: Board<B>, tt: &'t TranspositionTable, limits: SearchLimits) -> Self {
+    fn sharing(board: Board<B>, tt: &'t TranspositionTable, limits: Limits) -> Self {
         let mut sym = ArrayVec::new();
         if B::GEOMETRY.lines_span_board() {
             sym.push(SymmetricHash::from_board(&board));
@@ -186,7 +185,7 @@ impl<'t, B: Size> Searcher<'t, B> {
         Searcher {
             board,
             tt,
-            check: StopCheck::new(&limits),
+            clock: SearchClock::new(&limits),
             limits,
             ordering: Ordering::new(),
             correction: CorrectionHistory::new(),
@@ -267,7 +266,7 @@ impl<'t, B: Size> Searcher<'t, B> {
     pub fn with_strength(mut self, strength: Strength, seed: u64) -> Self {
         let Some(nodes) = strength.nodes() else { return self };
         self.limits.nodes = Some(self.limits.nodes.map_or(nodes, |limit| limit.min(nodes)));
-        self.check = StopCheck::new(&self.limits);
+        self.clock = SearchClock::new(&self.limits);
         self.lines = self.lines.max(strength.lines());
         self.threat_share = strength.threat_share();
         self.strength = (strength, seed);
@@ -335,14 +334,13 @@ impl<'t, B: Size> Searcher<'t, B> {
             self.limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
         // A small board searched without any limit is being solved: shallower iterations
         // would be heuristic work about as costly as the proof, so go straight to full depth.
-        let unlimited =
-            self.limits.time.is_none() && self.limits.nodes.is_none() && self.limits.stop.is_none();
-        let first_depth = if small && unlimited && max_depth >= empties { empties } else { 1 };
+        let unbounded = self.limits.unbounded();
+        let first_depth = if small && unbounded && max_depth >= empties { empties } else { 1 };
         self.deepen(first_depth..=max_depth, &mut result, on_info);
-        result.stopped = self.check.stopped();
+        result.stopped = self.clock.stopped();
         self.count_nodes(&mut result);
         result.seldepth = self.seldepth as u32;
-        result.time = self.check.elapsed();
+        result.time = self.clock.elapsed();
         debug_assert!(result.best_move.is_some_and(|m| self.board.legal_moves().contains(m)));
         result
     }
@@ -361,7 +359,7 @@ impl<'t, B: Size> Searcher<'t, B> {
         let (forced, mut stability) = (self.root_is_forced(), Stability::default());
         let (mut depth, last_depth) = depths.into_inner();
         while depth <= last_depth {
-            if depth > first_depth && !self.check.may_start_iteration() {
+            if depth > first_depth && !self.clock.may_start_iteration() {
                 break;
             }
             self.heuristic = false;
@@ -407,11 +405,11 @@ impl<'t, B: Size> Searcher<'t, B> {
                 let replacement = self.fallback_move();
                 result.best_move = Some(replacement);
                 result.lines = vec![PvLine { depth, score, pv: vec![replacement] }];
-                self.check.set_stretch(stability.stretch_after(replacement, score, forced));
+                self.clock.set_stretch(stability.stretch_after(replacement, score, forced));
                 continue;
             }
             if let Some(best) = result.best_move {
-                self.check.set_stretch(stability.stretch_after(best, score, forced));
+                self.clock.set_stretch(stability.stretch_after(best, score, forced));
             }
             // Every line counts: a search for several lines goes on while one is unsettled.
             let decisive = result.lines.iter().all(|line| is_decisive(line.score));
@@ -464,7 +462,7 @@ impl<'t, B: Size> Searcher<'t, B> {
         self.excluded = lines.iter().fold(self.blocked, |set, line| set.with(line.pv[0]));
         for index in lines.len()..self.lines {
             let score = self.aspiration(depth, previous.get(index).copied().unwrap_or(0));
-            if self.check.stopped() {
+            if self.clock.stopped() {
                 complete = false;
                 break;
             }
@@ -498,7 +496,7 @@ impl<'t, B: Size> Searcher<'t, B> {
     /// would lose.
     fn unfinished_line(&self, depth: u32) -> Option<PvLine> {
         let pv = &self.pv[0][..self.pv_len[0]];
-        (self.lines == 1 && self.check.stopped() && !pv.is_empty()).then(|| PvLine {
+        (self.lines == 1 && self.clock.stopped() && !pv.is_empty()).then(|| PvLine {
             depth,
             score: self.root_best,
             pv: pv.to_vec(),
@@ -528,7 +526,7 @@ impl<'t, B: Size> Searcher<'t, B> {
     }
 
     fn info(&self, depth: u32, score: Score, pv: &[Cell], line: Option<usize>) -> SearchInfo {
-        let time = self.check.elapsed();
+        let time = self.clock.elapsed();
         let nodes = self.nodes + self.helper_nodes[0].load(AtomicOrdering::Relaxed);
         SearchInfo {
             depth,
@@ -551,7 +549,7 @@ impl<'t, B: Size> Searcher<'t, B> {
         let (mut alpha, mut beta) = (previous - delta, previous + delta);
         loop {
             let score = self.pvs(depth as i32, 0, alpha, beta);
-            if self.check.stopped() {
+            if self.clock.stopped() {
                 return score;
             }
             // Widening below, the window stops at the losses first: a move then fails low

@@ -3,9 +3,10 @@
 //! `Searcher::with_threads`).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::atomic::Ordering as AtomicOrdering;
 
-use super::{PvLine, SearchInfo, SearchLimits, SearchResult, Searcher};
+use super::{PvLine, SearchInfo, SearchResult, Searcher};
+use crate::limits::{Limits, StopFlag};
 use crate::score::{MAX_PLY, is_decisive};
 use crate::size::Size;
 
@@ -24,14 +25,14 @@ impl<B: Size> Searcher<'_, B> {
         helpers: usize,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = StopFlag::new();
         let last = self.limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
-        let limits = SearchLimits {
+        let limits = Limits {
             depth: Some(last),
             nodes: None,
-            time: self.limits.time,
+            deadline: self.limits.deadline,
             target: self.limits.target,
-            stop: Some(Arc::clone(&stop)),
+            stop: Some(stop.clone()),
         };
         let tt = self.tt;
         std::thread::scope(|scope| {
@@ -52,7 +53,7 @@ impl<B: Size> Searcher<'_, B> {
                 }
             }
             let mut result = self.search_alone(on_info);
-            stop.store(true, AtomicOrdering::Relaxed);
+            stop.raise();
             let deepest = running
                 .into_iter()
                 .filter_map(|handle| handle.join().expect("helper threads do not panic"))
@@ -98,7 +99,7 @@ impl<B: Size> Searcher<'_, B> {
                 self.helper_nodes[i].fetch_add(count - published[i], AtomicOrdering::Relaxed);
                 published[i] = count;
             }
-            if self.check.stopped() {
+            if self.clock.stopped() {
                 break;
             }
             let pv = self.pv[0][..self.pv_len[0]].to_vec();
@@ -120,7 +121,7 @@ mod tests {
     use crate::rules::Rule;
     use crate::tt::TranspositionTable;
 
-    fn search_with(board: &Board<Bits256>, limits: SearchLimits, threads: usize) -> SearchResult {
+    fn search_with(board: &Board<Bits256>, limits: Limits, threads: usize) -> SearchResult {
         let mut tt = TranspositionTable::with_bytes(1 << 22);
         Searcher::new(board.clone(), &mut tt, limits).with_threads(threads).run(&mut |_| {})
     }
@@ -131,7 +132,7 @@ mod tests {
     fn node_limited_searches_leave_the_helpers_out() {
         let board =
             Board::<Bits256>::from_notation(Rule::Freestyle, "h8,i9,h9,h10").expect("legal");
-        let nodes = SearchLimits { nodes: Some(30_000), ..SearchLimits::default() };
+        let nodes = Limits::nodes(30_000);
         let (one, two) = (search_with(&board, nodes.clone(), 1), search_with(&board, nodes, 2));
         assert_eq!(
             (one.best_move, one.score(), one.nodes, one.vcf_nodes),
@@ -146,8 +147,7 @@ mod tests {
     fn helper_threads_play_only_a_move_the_defence_filter_kept() {
         let moves = "i8,i6,j10,g8,i10,h10,h11,i11,j9,k8,j12,j11,i12,k12,h7";
         let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
-        let helped =
-            search_with(&board, SearchLimits { depth: Some(5), ..SearchLimits::default() }, 2);
+        let helped = search_with(&board, Limits::depth(5), 2);
         assert_eq!(helped.best_move, Some(Bits256::GEOMETRY.parse_pos("k10")));
         assert_eq!(helped.depth, 5);
     }

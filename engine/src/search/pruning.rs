@@ -172,9 +172,9 @@ mod tests {
     use crate::bitboard::Bits256;
     use crate::board::Board;
     use crate::eval;
+    use crate::limits::Limits;
     use crate::rules::Rule;
     use crate::score::{INFINITY, win_in};
-    use crate::search::SearchLimits;
     use crate::tt::{TranspositionTable, score_to_tt};
 
     /// The singular-extension test needs depth, a lower bound or exact score from a search
@@ -256,7 +256,7 @@ mod tests {
     ) -> (Searcher<'t, Bits256>, Score) {
         let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
         let eval = eval::evaluate(&board);
-        (Searcher::new(board, tt, SearchLimits::default()), eval)
+        (Searcher::new(board, tt, Limits::default()), eval)
     }
 
     #[test]

@@ -121,7 +121,7 @@ impl<B: Size> Searcher<'_, B> {
         self.pv_len[ply + 1] = ply + 1;
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        if self.check.should_stop(self.nodes) {
+        if self.clock.should_stop(self.nodes) {
             return Break(0);
         }
         let root = ply == 0;
@@ -271,7 +271,7 @@ impl<B: Size> Searcher<'_, B> {
             return Continue(());
         }
         let s = self.pvs(0, node.ply, node.alpha, node.alpha + 1);
-        if self.check.stopped() {
+        if self.clock.stopped() {
             return Break(0);
         }
         if s <= node.alpha {
@@ -291,12 +291,9 @@ impl<B: Size> Searcher<'_, B> {
         if static_eval >= node.beta || node.small {
             return static_eval;
         }
-        let mut first = None;
-        let (board, threat) = (&mut self.board, &mut self.threat);
-        let budget = (LEAF_VCF_NODES, None);
-        if let Some(plies) = threat.solve(board, Threats::Fours, LEAF_VCF_FOURS, budget, &mut first)
-        {
-            return win_in(node.ply + plies);
+        let (board, fours) = (&mut self.board, Threats::Fours);
+        if let Some(win) = self.threat.solve(board, fours, LEAF_VCF_FOURS, LEAF_VCF_NODES, None) {
+            return win_in(node.ply + win.plies);
         }
         if threats::double_three_wins(&self.board) {
             return win_in(node.ply + 5);
@@ -336,7 +333,7 @@ impl<B: Size> Searcher<'_, B> {
         self.singular_excluded[ply] = None;
         // (The test's line is no line of this node.)
         self.pv_len[ply] = ply;
-        if self.check.stopped() {
+        if self.clock.stopped() {
             return Break(0);
         }
         if s < singular_beta {
@@ -407,10 +404,10 @@ impl<B: Size> Searcher<'_, B> {
                     };
                     // (No re-search once stopped: the result is discarded anyway, and entering
                     // the search would count nodes past a node limit.)
-                    if s > alpha && !self.check.stopped() {
+                    if s > alpha && !self.clock.stopped() {
                         s = -self.pvs(child_depth, ply + 1, -alpha - 1, -alpha);
                     }
-                    if s > alpha && s < beta && !self.check.stopped() {
+                    if s > alpha && s < beta && !self.clock.stopped() {
                         -self.pvs(child_depth, ply + 1, -beta, -alpha)
                     } else {
                         s
@@ -418,7 +415,7 @@ impl<B: Size> Searcher<'_, B> {
                 }
             };
             self.unmake();
-            if self.check.stopped() {
+            if self.clock.stopped() {
                 if root {
                     self.root_interrupted = Some(cell);
                 }

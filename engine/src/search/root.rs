@@ -116,29 +116,29 @@ impl<B: Size> Searcher<'_, B> {
         result: &mut SearchResult,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> bool {
-        let mut first = None;
         let (vcf_nodes, vct_nodes) =
             (self.threat_budget(ROOT_VCF_NODES), self.threat_budget(ROOT_VCT_NODES));
-        let (board, threat) = (&mut self.board, &mut self.threat);
-        let vcf_budget = (vcf_nodes, self.check.deadline_at(THREAT_TIME_FRACTION / 3.0));
         let mut win = None;
         if vcf_nodes > 0 {
-            win = threat.solve(board, Threats::Fours, ROOT_VCF_FOURS, vcf_budget, &mut first);
+            let deadline = self.clock.deadline_at(THREAT_TIME_FRACTION / 3.0);
+            let (board, fours) = (&mut self.board, Threats::Fours);
+            win = self.threat.solve(board, fours, ROOT_VCF_FOURS, vcf_nodes, deadline);
         }
-        if win.is_none() && vct_nodes > 0 && !self.check.spent(THREAT_TIME_FRACTION / 3.0) {
-            let vct_budget = (vct_nodes, self.check.deadline_at(THREAT_TIME_FRACTION / 2.0));
-            win = threat.solve(board, Threats::FoursAndThrees, VCT_THREATS, vct_budget, &mut first);
+        if win.is_none() && vct_nodes > 0 && !self.clock.spent(THREAT_TIME_FRACTION / 3.0) {
+            let deadline = self.clock.deadline_at(THREAT_TIME_FRACTION / 2.0);
+            let (board, threats) = (&mut self.board, Threats::FoursAndThrees);
+            win = self.threat.solve(board, threats, VCT_THREATS, vct_nodes, deadline);
         }
         // (A win that starts with a blocked move is not one the search may play.)
-        if let Some(plies) = win.filter(|_| first.is_none_or(|cell| !self.blocked.contains(cell))) {
-            let best = first.expect("a threat sequence starts with a move");
-            let line = PvLine { depth: 1, score: win_in(plies), pv: vec![best] };
+        if let Some(win) = win.filter(|win| !self.blocked.contains(win.first)) {
+            let best = win.first;
+            let line = PvLine { depth: 1, score: win_in(win.plies), pv: vec![best] };
             on_info(&self.info(1, line.score, &line.pv, (self.lines > 1).then_some(1)));
             result.best_move = Some(best);
             result.depth = 1;
             result.lines = vec![line.clone()];
             result.vcf_nodes = self.threat.nodes;
-            result.time = self.check.elapsed();
+            result.time = self.clock.elapsed();
             result.root_threat_time = result.time;
             if self.lines == 1 {
                 return true;
@@ -147,7 +147,7 @@ impl<B: Size> Searcher<'_, B> {
             self.threat_line = Some(line);
         }
         self.root_moves = self.safe_root_moves();
-        result.root_threat_time = self.check.elapsed();
+        result.root_threat_time = self.clock.elapsed();
         self.best_move_checks.measure_speed(self.threat.nodes, result.root_threat_time);
         false
     }
@@ -216,7 +216,7 @@ impl<B: Size> Searcher<'_, B> {
             || self.lines > 1
             || depth < VERIFY_MIN_DEPTH
             || is_decisive(score)
-            || self.check.spent(VERIFY_TIME_FRACTION)
+            || self.clock.spent(VERIFY_TIME_FRACTION)
         {
             return false;
         }
@@ -228,7 +228,7 @@ impl<B: Size> Searcher<'_, B> {
             return false;
         }
         let started = Instant::now();
-        let deadline = match self.check.aim() {
+        let deadline = match self.clock.aim() {
             Some(aim) => {
                 let left =
                     aim.mul_f64(VERIFY_TIME_SHARE).saturating_sub(self.best_move_checks.time);
@@ -276,7 +276,7 @@ impl<B: Size> Searcher<'_, B> {
         let mut nodes = first_nodes;
         while few.contains(&(safe.count() as usize))
             && nodes < self.threat_budget(DEFENCE_VCT_MAX_NODES)
-            && !self.check.spent(THREAT_TIME_FRACTION)
+            && !self.clock.spent(THREAT_TIME_FRACTION)
         {
             nodes *= 4;
             // (Moves the clock left unchecked stay.)
@@ -302,10 +302,10 @@ impl<B: Size> Searcher<'_, B> {
         share_time: bool,
     ) -> (B, B) {
         let (mut kept, mut refuted) = (B::EMPTY, B::EMPTY);
-        let threat_deadline = self.check.deadline_at(THREAT_TIME_FRACTION);
+        let threat_deadline = self.clock.deadline_at(THREAT_TIME_FRACTION);
         let count = cells.len();
         for (index, cell) in cells.enumerate() {
-            if self.check.spent(THREAT_TIME_FRACTION) {
+            if self.clock.spent(THREAT_TIME_FRACTION) {
                 break;
             }
             let deadline = match threat_deadline {
@@ -339,7 +339,7 @@ impl<B: Size> Searcher<'_, B> {
     /// defence filter's solves (see `Hints`).
     fn opponent_wins_with_a_free_move(&mut self, nodes: u64) -> bool {
         self.board.pass();
-        let win = self.vct(nodes, self.check.deadline_at(THREAT_TIME_FRACTION), None);
+        let win = self.vct(nodes, self.clock.deadline_at(THREAT_TIME_FRACTION), None);
         self.board.undo_pass();
         if let Some(plies) = win {
             self.threat.learn_hints(plies);
@@ -355,9 +355,10 @@ impl<B: Size> Searcher<'_, B> {
         deadline: Option<Instant>,
         hint_delta: Option<u64>,
     ) -> Option<usize> {
-        let (mut first, threats) = (None, Threats::FoursAndThrees);
-        let (board, budget) = (&mut self.board, (nodes, deadline));
-        self.threat.solve_guided(board, threats, VCT_THREATS, budget, hint_delta, &mut first)
+        let (board, threats) = (&mut self.board, Threats::FoursAndThrees);
+        let win =
+            self.threat.solve_guided(board, threats, VCT_THREATS, nodes, deadline, hint_delta);
+        win.map(|win| win.plies)
     }
 
     /// A legal move to play if no iteration completes: a win now, else the block of the
@@ -409,8 +410,9 @@ mod tests {
     use crate::bitboard::Bitboard;
     use crate::bitboard::Bits256;
     use crate::board::Board;
+    use crate::limits::Limits;
     use crate::rules::Rule;
-    use crate::search::{SearchLimits, search};
+    use crate::search::search;
     use crate::tt::TranspositionTable;
 
     #[test]
@@ -429,7 +431,7 @@ mod tests {
     fn the_defence_filter_checks_nothing_when_a_free_move_would_not_win() {
         let board = Board::<Bits256>::from_notation(Rule::Freestyle, "h8,i9,h9").expect("legal");
         let mut tt = TranspositionTable::with_bytes(1 << 20);
-        let mut searcher = Searcher::new(board.clone(), &mut tt, SearchLimits::default());
+        let mut searcher = Searcher::new(board.clone(), &mut tt, Limits::default());
         assert!(!searcher.opponent_wins_with_a_free_move(DEFENCE_VCT_NODES));
         assert_eq!(searcher.safe_root_moves(), None);
         assert_eq!(searcher.board.hash(), board.hash(), "the pass is taken back");
@@ -444,14 +446,14 @@ mod tests {
         let moves = "f7,i6,f10,g6,g8,i7,f9";
         let board = Board::<Bits256>::from_notation(Rule::Standard, moves).expect("legal");
         let mut tt = TranspositionTable::with_bytes(1 << 20);
-        let mut searcher = Searcher::new(board.clone(), &mut tt, SearchLimits::default());
+        let mut searcher = Searcher::new(board.clone(), &mut tt, Limits::default());
         assert!(searcher.opponent_wins_with_a_free_move(DEFENCE_VCT_NODES));
         let safe = searcher.safe_root_moves().expect("white threatens");
         let candidates = movegen::candidates(&board);
         let first = searcher.ordering.order(&board, candidates, 0, None)[0];
         assert!(!safe.contains(first), "f8 is refuted");
 
-        let limits = SearchLimits { nodes: Some(1), ..SearchLimits::default() };
+        let limits = Limits { nodes: Some(1), ..Limits::default() };
         let mut tt = TranspositionTable::with_bytes(1 << 20);
         let result = search(&board, &mut tt, limits, &mut |_| {});
         assert!(result.lines.is_empty(), "no iteration completes in one node");
@@ -469,13 +471,13 @@ mod tests {
         let mut tt = TranspositionTable::with_bytes(1 << 20);
         for (cell, refuted_deeper) in [("g6", true), ("k10", false)] {
             let cell = g.parse_pos(cell);
-            let mut searcher = Searcher::new(board.clone(), &mut tt, SearchLimits::default());
+            let mut searcher = Searcher::new(board.clone(), &mut tt, Limits::default());
             assert!(!searcher.opponent_wins_after(cell, DEFENCE_VCT_NODES, None));
-            let mut fresh = Searcher::new(board.clone(), &mut tt, SearchLimits::default());
+            let mut fresh = Searcher::new(board.clone(), &mut tt, Limits::default());
             let refuted = fresh.opponent_wins_after(cell, DEFENCE_VCT_MAX_NODES, None);
             assert_eq!(refuted, refuted_deeper);
         }
-        let mut searcher = Searcher::new(board, &mut tt, SearchLimits::default());
+        let mut searcher = Searcher::new(board, &mut tt, Limits::default());
         let safe = searcher.safe_root_moves().expect("black threatens");
         assert_eq!(safe.iter().map(|c| g.format_pos(c)).collect::<Vec<_>>(), ["k10"]);
     }
@@ -493,7 +495,7 @@ mod tests {
         let g = Bits256::GEOMETRY;
         let (h10, g6) = (g.parse_pos("h10"), g.parse_pos("g6"));
         let mut tt = TranspositionTable::with_bytes(1 << 20);
-        let mut searcher = Searcher::new(board, &mut tt, SearchLimits::default());
+        let mut searcher = Searcher::new(board, &mut tt, Limits::default());
         let safe = searcher.safe_root_moves().expect("white threatens");
         assert!(safe.contains(h10) && safe.contains(g6));
         assert!(!searcher.refutes_best_move(h10, VERIFY_MIN_DEPTH - 1, 0), "too shallow");

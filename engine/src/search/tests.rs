@@ -14,7 +14,7 @@ fn under_caro_the_search_stops_two_fives_with_one_stone() {
     for (rule, lost) in [(Rule::Freestyle, true), (Rule::Caro, false)] {
         let board = Board::<Bits256>::from_notation(rule, "h6,f4,i7,a1,j8,a3,k9").expect("legal");
         let mut tt = TranspositionTable::with_bytes(1 << 20);
-        let limits = SearchLimits { depth: Some(3), ..SearchLimits::default() };
+        let limits = Limits::depth(3);
         let result = search(&board, &mut tt, limits, &mut |_| {});
         let loss = score::mate_plies(result.score()).is_some_and(|plies| plies < 0);
         assert_eq!(loss, lost, "{rule}: score {}", result.score());
@@ -30,19 +30,19 @@ fn a_search_stopped_in_its_first_line_keeps_a_root_move_proven_better_there() {
     // node before depth d + 1 completes has already searched the new move to depth d + 1
     // (unless it only rose in a later aspiration attempt): it plays that move.
     let board = Board::<Bits256>::from_notation(Rule::Standard, "h8,h9,i8,j8").expect("legal");
-    let run = |limits: SearchLimits| {
+    let run = |limits: Limits| {
         let mut tt = TranspositionTable::with_bytes(1 << 20);
         search(&board, &mut tt, limits, &mut |_| {})
     };
     let mut adopted = 0;
     for d in 2..8 {
-        let shallow = run(SearchLimits { depth: Some(d), ..SearchLimits::default() });
-        let deep = run(SearchLimits { depth: Some(d + 1), ..SearchLimits::default() });
+        let shallow = run(Limits::depth(d));
+        let deep = run(Limits::depth(d + 1));
         if shallow.best_move == deep.best_move {
             continue;
         }
         let nodes = Some(deep.nodes - 1);
-        let stopped = run(SearchLimits { nodes, ..SearchLimits::default() });
+        let stopped = run(Limits { nodes, ..Limits::default() });
         assert_eq!(stopped.depth, d, "the last completed iteration");
         let line = &stopped.lines[0];
         assert_eq!(stopped.best_move, line.pv.first().copied());
@@ -65,23 +65,22 @@ fn a_search_stopped_after_proving_its_last_best_move_lost_plays_one_not_proven_l
     // depth 5, so this search of the stop goes without them.
     let moves = "g6,j10,g10,j9,f7,j11,j12,k8,e8,j7,j8,h5";
     let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
-    let run = |limits: SearchLimits| {
+    let run = |limits: Limits| {
         let mut tt = TranspositionTable::with_bytes(1 << 22);
         let mut searcher = Searcher::new(board.clone(), &mut tt, limits);
         searcher.best_move_checks = BestMoveChecks::off();
         let result = searcher.search_alone(&mut |_| {});
         (result, searcher.root_lost, searcher.root_interrupted)
     };
-    let (shallow, ..) = run(SearchLimits { depth: Some(8), ..SearchLimits::default() });
-    let (deep, lost, _) = run(SearchLimits { depth: Some(9), ..SearchLimits::default() });
+    let (shallow, ..) = run(Limits::depth(8));
+    let (deep, lost, _) = run(Limits::depth(9));
     let l9 = Bits256::GEOMETRY.parse_pos("l9");
     assert_eq!(shallow.best_move, Some(l9));
     assert!(lost.contains(l9) && deep.best_move != Some(l9));
     let mut replaced = 0;
     for step in 1..20 {
         let nodes = shallow.nodes + (deep.nodes - shallow.nodes) * step / 20;
-        let (stopped, lost, interrupted) =
-            run(SearchLimits { nodes: Some(nodes), ..SearchLimits::default() });
+        let (stopped, lost, interrupted) = run(Limits::nodes(nodes));
         assert_eq!(stopped.depth, 8);
         let best = stopped.best_move.expect("a move");
         assert_eq!(stopped.pv().first(), Some(&best));
@@ -108,7 +107,7 @@ fn search_blocked(
     let g = Bits256::GEOMETRY;
     let blocked = blocked.iter().map(|pos| g.parse_pos(pos)).fold(Bits256::EMPTY, Bits256::with);
     let mut tt = TranspositionTable::with_bytes(1 << 22);
-    let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
+    let limits = Limits::depth(depth);
     Searcher::new(board.clone(), &mut tt, limits)
         .with_lines(lines)
         .with_threads(threads)
@@ -155,7 +154,7 @@ fn no_line_starts_with_a_blocked_move_on_one_thread_or_two() {
 fn blocking_every_legal_move_blocks_none() {
     let board = Board::<Bits16>::from_notation(Rule::Freestyle, "b2,a1").expect("legal");
     let mut tt = TranspositionTable::with_bytes(1 << 20);
-    let limits = SearchLimits { depth: Some(9), ..SearchLimits::default() };
+    let limits = Limits::depth(9);
     let result = Searcher::new(board.clone(), &mut tt, limits)
         .with_blocked(board.legal_moves())
         .run(&mut |_| {});
@@ -192,7 +191,7 @@ fn a_lost_renju_black_plays_a_legal_stop_of_two_fives() {
     assert!(!board.legal_moves().contains(g.cell(8, 3).expect("i4")));
     for depth in [1, 3] {
         let mut tt = TranspositionTable::with_bytes(1 << 20);
-        let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
+        let limits = Limits::depth(depth);
         let result = search(&board, &mut tt, limits, &mut |_| {});
         let best = result.best_move.expect("a move");
         assert!(board.legal_moves().contains(best), "played {}", g.format_pos(best));
@@ -216,9 +215,9 @@ fn renju_black_with_only_forbidden_points_left_gets_no_move() {
         assert!(board.legal_moves().is_empty() && board.only_forbidden_moves_left());
         assert_eq!(board.empty_cells().count(), 1);
         let limits = [
-            SearchLimits { depth: Some(3), ..SearchLimits::default() },
-            SearchLimits { nodes: Some(10_000), ..SearchLimits::default() },
-            SearchLimits { time: Some(std::time::Duration::from_millis(20)), ..Default::default() },
+            Limits::depth(3),
+            Limits::nodes(10_000),
+            Limits::time(std::time::Duration::from_millis(20)),
         ];
         for (limits, threads) in limits.into_iter().zip([1, 1, 2]) {
             let mut tt = TranspositionTable::with_bytes(1 << 20);
@@ -228,7 +227,7 @@ fn renju_black_with_only_forbidden_points_left_gets_no_move() {
             assert_eq!(result.best_move, None);
             assert!(result.lines.is_empty());
         }
-        let classroom = crate::classroom::search(&board, 2, None);
+        let classroom = crate::classroom::search(&board, 2, &crate::limits::Stop::default());
         assert_eq!(classroom.best_move, None);
     }
 }
@@ -246,10 +245,12 @@ fn a_search_with_hundreds_of_candidates_on_twenty_two_by_twenty_two_plays_a_lega
         let board = Board::<Bits512>::from_points_on(g, rule, &points).expect("no five");
         assert!(crate::movegen::candidates(&board).count() > 256);
         let mut tt = TranspositionTable::with_bytes(1 << 20);
-        let limits = SearchLimits { nodes: Some(3_000), ..SearchLimits::default() };
+        let limits = Limits::nodes(3_000);
         let best = search(&board, &mut tt, limits, &mut |_| {}).best_move.expect("a move");
         assert!(board.legal_moves().contains(best), "{rule}");
-        let classroom = crate::classroom::search(&board, 1, None).best_move.expect("a move");
+        let classroom = crate::classroom::search(&board, 1, &crate::limits::Stop::default())
+            .best_move
+            .expect("a move");
         assert!(board.legal_moves().contains(classroom), "{rule}");
     }
 }

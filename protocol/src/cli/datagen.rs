@@ -27,12 +27,13 @@ use std::sync::mpsc;
 
 use mnk_engine::color::Color;
 use mnk_engine::game::Game;
+use mnk_engine::limits::Limits;
 use mnk_engine::notation::format_pos;
 use mnk_engine::outcome::Outcome;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
 use mnk_engine::score::Score;
-use mnk_engine::search::{SearchLimits, search};
+use mnk_engine::search::search;
 use mnk_engine::size::BoardSize;
 use mnk_engine::tt::TranspositionTable;
 
@@ -225,7 +226,7 @@ fn play_out(
     tt: &mut TranspositionTable,
 ) -> (Vec<Labelled>, Option<Color>) {
     let mut positions = Vec::new();
-    let limits = SearchLimits { nodes: Some(nodes), ..SearchLimits::default() };
+    let limits = Limits::nodes(nodes);
     while board.outcome() == Outcome::Ongoing && !board.only_forbidden_moves_left() {
         let result =
             mnk_engine::with_game!(&board, b => search(b, tt, limits.clone(), &mut |_| {}));

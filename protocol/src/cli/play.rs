@@ -12,11 +12,11 @@ use std::time::Duration;
 
 use mnk_engine::bitboard::Bitboard;
 use mnk_engine::color::Color;
+use mnk_engine::limits::Limits;
 use mnk_engine::notation::format_pos;
 use mnk_engine::outcome::Outcome;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::score::format_score;
-use mnk_engine::search::SearchLimits;
 use mnk_engine::strength::Strength;
 use mnk_engine::tt::TranspositionTable;
 
@@ -181,7 +181,7 @@ fn program_move(
     time: Duration,
     options: &SearchOptions<'_>,
 ) -> (Point, String) {
-    let limits = SearchLimits { time: Some(time), ..SearchLimits::default() };
+    let limits = Limits::time(time);
     let result = with_game!(game, b => player.search(b, tt, limits, options, &mut |_| {}));
     let cell = result.best_move.expect("an undecided board has a move");
     let summary = format!(

@@ -21,11 +21,12 @@ use std::time::{Duration, Instant};
 
 use mnk_engine::board::IllegalMove;
 use mnk_engine::color::Color;
+use mnk_engine::limits::Limits;
 use mnk_engine::outcome::Outcome;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
 use mnk_engine::score::Score;
-use mnk_engine::search::{self, SearchLimits};
+use mnk_engine::search;
 use mnk_engine::size::BoardSize;
 use mnk_engine::tt::TranspositionTable;
 
@@ -450,7 +451,7 @@ pub fn opening_score(
         game.try_play(point)?;
     }
     let mut tt = TranspositionTable::with_bytes(OPENING_SCORE_TABLE_BYTES);
-    let limits = SearchLimits { nodes: Some(nodes), ..SearchLimits::default() };
+    let limits = Limits::nodes(nodes);
     Ok(mnk_engine::with_game!(&game, b => search::search(b, &mut tt, limits, &mut |_| {}).score()))
 }
 

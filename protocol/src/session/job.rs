@@ -2,16 +2,14 @@
 //! it (on the driver's worker thread, stoppable, or inline in tests), what it hands back,
 //! and the progress lines it writes.
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use mnk_engine::limits::{Limits, Stop, StopFlag};
 use mnk_engine::perft::{NodeCount, perft_until};
 
 use mnk_engine::geometry::Cell;
 use mnk_engine::report::{PvLine, SearchInfo, SearchResult};
 use mnk_engine::score::{Score, format_score};
-use mnk_engine::search::SearchLimits;
 use mnk_engine::search::balance::{balance, swap2_opening};
 use mnk_engine::search::defend::{Verdict, defences};
 use mnk_engine::size::BoardSize;
@@ -88,14 +86,10 @@ impl Job {
     }
 
     /// Runs the job; `stop` ends it early, `on_line` receives the progress lines.
-    pub fn run(
-        self: Box<Self>,
-        stop: Arc<AtomicBool>,
-        on_line: &mut dyn FnMut(Response),
-    ) -> JobOutcome {
+    pub fn run(self: Box<Self>, stop: StopFlag, on_line: &mut dyn FnMut(Response)) -> JobOutcome {
         match *self {
             Job::Search(job) => JobOutcome::Search(job.run(stop, on_line)),
-            Job::Perft(job) => JobOutcome::Perft(job.run(&stop)),
+            Job::Perft(job) => JobOutcome::Perft(job.run(&Stop::on(stop))),
             Job::Defend(job) => JobOutcome::Defend(job.run(stop)),
             Job::Balance(job) => JobOutcome::Balance(job.run(stop)),
             Job::Swap2Opening(job) => {
@@ -123,7 +117,7 @@ pub struct PerftOutcome {
 }
 
 impl PerftJob {
-    fn run(mut self, stop: &AtomicBool) -> PerftOutcome {
+    fn run(mut self, stop: &Stop) -> PerftOutcome {
         let started = Instant::now();
         let nodes = with_game!(&mut self.game, b => perft_until(b, self.depth, stop));
         PerftOutcome { depth: self.depth, nodes, elapsed: started.elapsed() }
@@ -148,15 +142,15 @@ pub struct DefendOutcome {
 }
 
 impl DefendJob {
-    fn run(self, stop: Arc<AtomicBool>) -> DefendOutcome {
+    fn run(self, flag: StopFlag) -> DefendOutcome {
         let geometry = self.game.geometry();
-        let defences =
-            with_game!(&self.game, b => defences(b, self.nodes, self.deadline, Some(stop)));
+        let stop = Stop { deadline: self.deadline, flag: Some(flag) };
+        let defences = with_game!(&self.game, b => defences(b, self.nodes, &stop));
         let verdicts = defences
             .into_iter()
             .map(|defence| {
                 let reply = match defence.verdict {
-                    Verdict::Loses { reply, .. } => reply.map(|cell| geometry.xy(cell)),
+                    Verdict::Loses { reply, .. } => Some(geometry.xy(reply)),
                     _ => None,
                 };
                 (geometry.xy(defence.cell), defence.verdict, reply)
@@ -187,12 +181,12 @@ pub struct BalanceOutcome {
 }
 
 impl BalanceJob {
-    fn run(mut self, stop: Arc<AtomicBool>) -> BalanceOutcome {
+    fn run(mut self, flag: StopFlag) -> BalanceOutcome {
         let geometry = self.game.geometry();
         let (stones, target, nodes) = (self.stones, self.target, self.nodes);
-        let budget = (self.deadline, Some(stop));
+        let stop = Stop { deadline: self.deadline, flag: Some(flag) };
         let tt = &mut self.tt;
-        let found = with_game!(&self.game, b => balance(b, stones, target, tt, nodes, budget));
+        let found = with_game!(&self.game, b => balance(b, stones, target, tt, nodes, &stop));
         let found = found.map(|found| {
             (found.moves.iter().map(|&cell| geometry.xy(cell)).collect(), found.score)
         });
@@ -212,10 +206,11 @@ pub struct Swap2OpeningJob {
 }
 
 impl Swap2OpeningJob {
-    fn run(self, stop: Arc<AtomicBool>) -> (Vec<Point>, Score) {
+    fn run(self, flag: StopFlag) -> (Vec<Point>, Score) {
         let geometry = self.game.geometry();
-        let (margin, nodes, budget) = (self.margin, self.nodes, (self.deadline, Some(stop)));
-        let found = with_game!(&self.game, b => swap2_opening(b, margin, nodes, budget));
+        let (margin, nodes) = (self.margin, self.nodes);
+        let stop = Stop { deadline: self.deadline, flag: Some(flag) };
+        let found = with_game!(&self.game, b => swap2_opening(b, margin, nodes, &stop));
         (found.moves.iter().map(|&cell| geometry.xy(cell)).collect(), found.score)
     }
 }
@@ -224,7 +219,7 @@ impl Swap2OpeningJob {
 #[derive(Debug)]
 pub struct SearchJob {
     pub(super) game: Game,
-    pub(super) limits: SearchLimits,
+    pub(super) limits: Limits,
     pub(super) threads: usize,
     pub(super) tt: TranspositionTable,
     pub(super) purpose: Purpose,
@@ -251,10 +246,9 @@ pub struct SearchOutcome {
 
 impl SearchJob {
     /// Runs the search; `stop` ends it early, `on_line` receives the progress lines.
-    pub fn run(self, stop: Arc<AtomicBool>, on_line: &mut dyn FnMut(Response)) -> SearchOutcome {
+    pub fn run(self, stop: StopFlag, on_line: &mut dyn FnMut(Response)) -> SearchOutcome {
         let mut job = self;
-        let mut limits = job.limits.clone();
-        limits.stop = Some(stop);
+        let limits = job.limits.clone().with_stop(stop);
         let messages = job.messages;
         let size = job.game.size();
         let mut report = |info: &SearchInfo| {

@@ -12,16 +12,14 @@
 //! (`position.rs`), Yixin-Board's analysis commands (`yixin.rs`), and the scripting
 //! extensions `PERFT`, `SHOW`, `EVAL`, `SOLVE` (`extensions.rs`).
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use mnk_engine::bitboard::Bitboard;
 use mnk_engine::board::IllegalMove;
 use mnk_engine::game::Game;
+use mnk_engine::limits::{Limits, StopFlag};
 use mnk_engine::outcome::Outcome;
 use mnk_engine::rules::Rule;
-use mnk_engine::search::SearchLimits;
 use mnk_engine::size::BoardSize;
 use mnk_engine::strength::Strength;
 use mnk_engine::tt::TranspositionTable;
@@ -278,18 +276,12 @@ impl Session {
         let tt = self.table_for(Some((game.size(), game.rule())));
         // A table a search has had is not fresh: nothing to prepare while idle.
         self.tt_touched = None;
-        let budget = self.settings.time_control().budget(game.empty_count());
-        // Both counted from when the request came in.
-        let elapsed = received.elapsed();
-        let from_request = |time: std::time::Duration| {
-            (time != std::time::Duration::MAX).then(|| time.saturating_sub(elapsed))
-        };
-        let limits = SearchLimits {
+        // Counted from when the request came in.
+        let move_time = self.settings.time_control().move_time(game.empty_count());
+        let limits = Limits {
             depth: self.settings.max_depth,
             nodes: self.settings.max_nodes,
-            time: from_request(budget.limit),
-            target: from_request(budget.target),
-            stop: None,
+            ..Limits::move_time(move_time, received)
         };
         Reaction::Think(Box::new(Job::Search(SearchJob {
             game,
@@ -308,7 +300,7 @@ impl Session {
     /// Runs a job inline (for tests and single-threaded drivers) and finishes it.
     pub fn think_inline(&mut self, job: Box<Job>) -> Vec<Response> {
         let mut lines = Vec::new();
-        let outcome = job.run(Arc::new(AtomicBool::new(false)), &mut |r| lines.push(r));
+        let outcome = job.run(StopFlag::new(), &mut |r| lines.push(r));
         lines.extend(self.finish(outcome));
         lines
     }
@@ -365,7 +357,7 @@ impl Session {
         self.tt_touched = None;
         Some(Box::new(Job::Search(SearchJob {
             game,
-            limits: SearchLimits::default(),
+            limits: Limits::default(),
             threads: self.settings.threads,
             tt,
             purpose: Purpose::Ponder,

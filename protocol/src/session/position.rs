@@ -38,7 +38,7 @@ impl Session {
         }
         let mut fresh = Game::new(size, rule);
         if points.is_empty() {
-            let limit = self.settings.time_control().budget(fresh.empty_count()).limit;
+            let limit = self.settings.time_control().move_time(fresh.empty_count()).limit;
             let deadline = (limit != Duration::MAX).then(|| received + limit);
             let job = Swap2OpeningJob {
                 game: fresh,

@@ -187,7 +187,7 @@ impl Settings {
             left_ms: game_clock,
             increment_ms: self.increment_ms,
         };
-        let longest_move = at_the_start.budget(usize::MAX).limit;
+        let longest_move = at_the_start.move_time(usize::MAX).limit;
         let nodes = u128::from(TABLE_NODES_PER_SECOND) * longest_move.as_millis() / 1000
             * (self.threads as u128)
             * u128::from(TABLE_MOVES);

@@ -1,8 +1,8 @@
 //! Tests of the session: commands in, answers out, searches run inline.
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+
+use mnk_engine::limits::StopFlag;
 
 use mnk_engine::rules::Rule;
 use mnk_engine::search::MAX_THREADS;
@@ -12,6 +12,13 @@ use mnk_engine::tt::TranspositionTable;
 use super::*;
 use crate::command::Field;
 use mnk_engine::tt::BUCKET_BYTES;
+
+/// A stop flag already raised: a job given it stops at once.
+fn raised() -> StopFlag {
+    let flag = StopFlag::new();
+    flag.raise();
+    flag
+}
 
 fn reply(session: &mut Session, command: Command) -> Vec<Response> {
     match session.handle(command) {
@@ -72,11 +79,12 @@ fn a_turn_time_alone_is_the_aim_and_the_limit() {
     let mut s = started(15);
     let limits = |s: &mut Session| {
         let job = search_job(s.handle(Command::Turn((7, 7))));
-        (job.limits.target, job.limits.time)
+        (job.limits.target, job.limits.deadline)
     };
     s.handle(Command::info("timeout_turn", "1000"));
     let (target, time) = limits(&mut s);
-    assert!(time.is_some_and(|t| t.as_millis() > 900), "{time:?}");
+    let from_now = time.map(|t| t.saturating_duration_since(Instant::now()));
+    assert!(from_now.is_some_and(|t| t.as_millis() > 900), "{time:?}");
     assert_eq!(target, time);
     let mut s = started(15);
     s.handle(Command::info("timeout_turn", "1000"));
@@ -397,7 +405,7 @@ fn an_illegal_search_move_is_replaced_by_a_legal_one() {
     let free =
         (0..5).flat_map(|y| (0..5).map(move |x| (x, y))).find(|p| !history.contains(p)).unwrap();
     let job = search_job(s.handle(Command::Turn(free)));
-    let mut outcome = job.run(Arc::new(AtomicBool::new(true)), &mut |_| {});
+    let mut outcome = job.run(raised(), &mut |_| {});
     outcome.best = Some(occupied);
     let lines = s.finish(JobOutcome::Search(outcome));
     let Some(Response::Move(played)) = lines.last() else { panic!("{lines:?}") };
@@ -439,7 +447,7 @@ fn idle_time_prepares_the_first_search_table_and_a_search_takes_it() {
     let job = search_job(s.handle(Command::Turn((7, 7))));
     assert_eq!(job.tt.bytes(), DEFAULT_HASH_BYTES);
     assert_eq!(s.tt_touched, None);
-    s.finish(JobOutcome::Search(job.run(Arc::new(AtomicBool::new(true)), &mut |_| {})));
+    s.finish(JobOutcome::Search(job.run(raised(), &mut |_| {})));
     assert!(!s.prepare(), "a table a search has had is not fresh");
     assert_eq!(s.tt_context, Some((BoardSize::FIFTEEN, Rule::Standard)));
 }
@@ -449,9 +457,9 @@ fn a_move_counts_its_time_from_when_the_command_came_in() {
     let mut s = started(15);
     let came_in = Instant::now() - std::time::Duration::from_millis(20);
     let job = search_job(s.handle_received(Command::Turn((7, 7)), came_in));
-    let limit = job.limits.time.expect("a time limit");
-    // 50 ms a move less the margin, less the 20 ms the command waited.
-    assert!(limit <= std::time::Duration::from_millis(50 - 25 - 2 - 20), "{limit:?}");
+    let deadline = job.limits.deadline.expect("a time limit");
+    // 50 ms a move less the margin, counted from when the command came in.
+    assert_eq!(deadline, came_in + std::time::Duration::from_millis(50 - 25 - 2));
     assert_eq!(job.started, came_in);
 }
 
@@ -559,10 +567,10 @@ fn pondering_follows_an_answer_until_the_next_command() {
         other => panic!("no ponder search: {other:?}"),
     };
     assert_eq!(job.purpose, Purpose::Ponder);
-    assert!(job.limits.time.is_none() && job.limits.nodes.is_none(), "until stopped");
+    assert!(job.limits.deadline.is_none() && job.limits.nodes.is_none(), "until stopped");
     assert!([played, played + 1].contains(&job.game.move_count()));
     assert!(s.ponder().is_none(), "one search an answer");
-    let stop = Arc::new(AtomicBool::new(true));
+    let stop = raised();
     let outcome = Box::new(Job::Search(job)).run(stop, &mut |_| {});
     assert!(s.finish(outcome).is_empty(), "a ponder search answers nothing");
     assert_eq!(s.game().unwrap().move_count(), played);

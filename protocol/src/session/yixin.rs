@@ -61,7 +61,7 @@ impl Session {
         if game.outcome().is_decided() {
             return Err(SessionError::GameDecided);
         }
-        let limit = self.settings.time_control().budget(game.empty_count()).limit;
+        let limit = self.settings.time_control().move_time(game.empty_count()).limit;
         let deadline = (limit != Duration::MAX).then(|| received + limit);
         let job = DefendJob { game: game.clone(), nodes: DEFENCE_VCT_NODES, deadline };
         Ok(Reaction::Think(Box::new(Job::Defend(job))))
@@ -86,7 +86,7 @@ impl Session {
         if game.outcome().is_decided() {
             return Err(SessionError::GameDecided);
         }
-        let limit = self.settings.time_control().budget(game.empty_count()).limit;
+        let limit = self.settings.time_control().move_time(game.empty_count()).limit;
         let deadline = (limit != Duration::MAX).then(|| received + limit);
         let tt = self.table_for(Some((game.size(), game.rule())));
         self.tt_touched = None;

@@ -2,8 +2,6 @@
 //! continuous threats: fours and open threes), searched over the line patterns the board
 //! keeps (see [`ThreatSearch`]).
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Instant;
 
 use super::hints::Hints;
@@ -14,6 +12,7 @@ use super::knowledge::{
 use super::table::{THREAT_TABLE_BITS, ThreatEntry, ThreatTable, VCF_SALT};
 use crate::board::Board;
 use crate::geometry::Cell;
+use crate::limits::{Stop, StopFlag};
 use crate::outcome::Outcome;
 use crate::pattern::keys::LineState;
 use crate::search::keyed::{pack, unpack_cell, unpack_key};
@@ -76,6 +75,16 @@ pub(super) fn defences_in_order<B: Size>(
     })
 }
 
+/// A forced win a threat search found: plies to the five (the attacking moves, the
+/// defences and the five itself), and the first attacking move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Win {
+    /// Plies from the position solved to the five, which is the last.
+    pub(crate) plies: usize,
+    /// The first move of the sequence.
+    pub(crate) first: Cell,
+}
+
 /// Which threats the attacker may make.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) enum Threats {
@@ -102,10 +111,8 @@ pub(crate) struct ThreatSearch {
     /// Nodes visited (attacking moves and defences), for the search's accounting.
     pub(crate) nodes: u64,
     pub(super) budget_end: u64,
-    /// When the current solve must give up, if it has a time limit.
-    pub(super) deadline: Option<Instant>,
-    /// The search's stop flag, if it has one.
-    pub(super) stop: Option<Arc<AtomicBool>>,
+    /// The search's stop flag, and the deadline of the current solve.
+    pub(super) stop: Stop,
     pub(super) threes: bool,
     /// Whether moves that provably lead nowhere are skipped: the last attacking move is
     /// restricted to those that can still win, the defences before it are not played when
@@ -124,13 +131,12 @@ pub(crate) struct ThreatSearch {
 const THREAT_CHECK_INTERVAL: u64 = 1024;
 
 impl ThreatSearch {
-    /// A solver that also gives up as soon as `stop` is set.
-    pub(crate) fn new(stop: Option<Arc<AtomicBool>>) -> ThreatSearch {
+    /// A solver that also gives up as soon as `flag` is raised.
+    pub(crate) fn new(flag: Option<StopFlag>) -> ThreatSearch {
         ThreatSearch {
             nodes: 0,
             budget_end: 0,
-            deadline: None,
-            stop,
+            stop: Stop { deadline: None, flag },
             threes: false,
             prune: true,
             table: ThreatTable { entries: Vec::new() },
@@ -139,27 +145,26 @@ impl ThreatSearch {
         }
     }
 
-    /// Plies to a forced win of the side to move by `threats`, at most `max_threats`
-    /// attacking moves deep, `limit` nodes and, if given, until `deadline`; `None` if none is
-    /// found (or the board keeps no patterns). The board is restored; `first` receives the
-    /// first attacking move.
+    /// A forced win of the side to move by `threats`, at most `max_threats` attacking moves
+    /// deep, within `nodes` and, if given, until `deadline`; `None` if none is found (or the
+    /// board keeps no patterns). The board is restored.
     pub(crate) fn solve<B: Size>(
         &mut self,
         board: &mut Board<B>,
         threats: Threats,
         max_threats: u32,
-        (limit, deadline): (u64, Option<Instant>),
-        first: &mut Option<Cell>,
-    ) -> Option<usize> {
+        nodes: u64,
+        deadline: Option<Instant>,
+    ) -> Option<Win> {
         if self.table.entries.is_empty() {
             self.table.entries = vec![ThreatEntry::default(); 1 << THREAT_TABLE_BITS];
         }
-        self.budget_end = self.nodes + limit;
-        self.deadline = deadline;
+        self.budget_end = self.nodes + nodes;
+        self.stop.deadline = deadline;
         self.threes = threats == Threats::FoursAndThrees;
         // The threat search never evaluates: its moves skip the evaluation sums.
         let sums = board.keep_evaluation_sums(false);
-        let win = self.deepen(board, max_threats, first);
+        let win = self.deepen(board, max_threats);
         board.keep_evaluation_sums(sums);
         win
     }
@@ -185,12 +190,12 @@ impl ThreatSearch {
         board: &mut Board<B>,
         threats: Threats,
         max_threats: u32,
-        budget: (u64, Option<Instant>),
+        nodes: u64,
+        deadline: Option<Instant>,
         delta: Option<u64>,
-        first: &mut Option<Cell>,
-    ) -> Option<usize> {
+    ) -> Option<Win> {
         self.hint_delta = delta.filter(|_| self.hints.is_some());
-        let win = self.solve(board, threats, max_threats, budget, first);
+        let win = self.solve(board, threats, max_threats, nodes, deadline);
         self.hint_delta = None;
         win
     }
@@ -204,21 +209,16 @@ impl ThreatSearch {
 
     /// [`ThreatSearch::solve`] once set up: VCF in one pass, VCT by iterative deepening
     /// (from the hints' depth when guided).
-    fn deepen<B: Size>(
-        &mut self,
-        board: &mut Board<B>,
-        max_threats: u32,
-        first: &mut Option<Cell>,
-    ) -> Option<usize> {
+    fn deepen<B: Size>(&mut self, board: &mut Board<B>, max_threats: u32) -> Option<Win> {
         if !self.threes {
-            return self.attack(board, max_threats, first);
+            return self.attack(board, max_threats);
         }
         let start = match (&self.hints, self.hint_delta) {
             (Some(hints), Some(_)) => hints.depth.min(max_threats),
             _ => 1,
         };
         for depth in start..=max_threats {
-            let win = self.attack(board, depth, first);
+            let win = self.attack(board, depth);
             if win.is_some() || self.nodes >= self.budget_end {
                 return win;
             }
@@ -244,26 +244,17 @@ impl ThreatSearch {
         if self.nodes >= self.budget_end {
             return true;
         }
-        if self.nodes.is_multiple_of(THREAT_CHECK_INTERVAL)
-            && (self.deadline.is_some_and(|d| Instant::now() >= d)
-                || self.stop.as_ref().is_some_and(|f| f.load(AtomicOrdering::Relaxed)))
-        {
+        if self.nodes.is_multiple_of(THREAT_CHECK_INTERVAL) && self.stop.is_due() {
             self.budget_end = self.nodes;
             return true;
         }
         false
     }
 
-    fn attack<B: Size>(
-        &mut self,
-        board: &mut Board<B>,
-        depth: u32,
-        first: &mut Option<Cell>,
-    ) -> Option<usize> {
+    fn attack<B: Size>(&mut self, board: &mut Board<B>, depth: u32) -> Option<Win> {
         let me = board.side_to_move();
-        if let Some(win) = board.winning_cells(me).lowest() {
-            *first = Some(win);
-            return Some(1);
+        if let Some(five) = board.winning_cells(me).lowest() {
+            return Some(Win { plies: 1, first: five });
         }
         if depth == 0 {
             return None;
@@ -279,34 +270,28 @@ impl ThreatSearch {
         let key = self.table_key(board.hash());
         if let Some(entry) = self.table.probe(key) {
             if entry.win {
-                *first = Some(Cell::from_index(entry.first));
-                return Some(usize::from(entry.plies));
+                let first = Cell::from_index(entry.first);
+                return Some(Win { plies: usize::from(entry.plies), first });
             }
             if u32::from(entry.depth) >= depth {
                 return None;
             }
         }
-        let result = self.attack_moves(board, depth, first);
+        let result = self.attack_moves(board, depth);
         if self.nodes < self.budget_end {
-            let (win, plies) = (result.is_some(), result.unwrap_or(0));
             self.table.store(ThreatEntry {
                 key,
-                win,
+                win: result.is_some(),
                 depth: depth.min(u32::from(u8::MAX)) as u8,
-                plies: plies.min(usize::from(u8::MAX)) as u8,
-                first: first.filter(|_| win).map_or(0, |c| c.index() as u16),
+                plies: result.map_or(0, |win| win.plies.min(usize::from(u8::MAX)) as u8),
+                first: result.map_or(0, |win| win.first.index() as u16),
             });
         }
         result
     }
 
     /// [`ThreatSearch::attack`] past the immediate win and the table: the attacking moves.
-    fn attack_moves<B: Size>(
-        &mut self,
-        board: &mut Board<B>,
-        depth: u32,
-        first: &mut Option<Cell>,
-    ) -> Option<usize> {
+    fn attack_moves<B: Size>(&mut self, board: &mut Board<B>, depth: u32) -> Option<Win> {
         let me = board.side_to_move();
         // A defender's four (a counter-threat) must be blocked first; the sequence goes on
         // only if the block is itself a threat or an earlier threat still stands.
@@ -358,8 +343,7 @@ impl ThreatSearch {
             // move is not played; `refute_all` would answer 2 plies at once.
             if counter.is_empty() && (WINNING_FOUR_VALUE..FIVE_VALUE).contains(&value) {
                 debug_assert!(Self::leaves_two_fives(board, cell), "{cell:?} in {board:?}");
-                *first = Some(cell);
-                return Some(3);
+                return Some(Win { plies: 3, first: cell });
             }
             let result = match board.play_unchecked(cell) {
                 Outcome::Win(_) => Some(1),
@@ -368,8 +352,7 @@ impl ThreatSearch {
             };
             board.undo_unchecked();
             if let Some(plies) = result {
-                *first = Some(cell);
-                return Some(plies);
+                return Some(Win { plies, first: cell });
             }
         }
         None
@@ -441,10 +424,7 @@ impl ThreatSearch {
             // The attacker's turn after this defence starts with a table probe.
             self.table.prefetch(self.table_key(board.hash_after(cell)));
             let result = match board.play_unchecked(cell) {
-                Outcome::Ongoing => {
-                    let mut ignored = None;
-                    self.attack(board, depth - 1, &mut ignored)
-                }
+                Outcome::Ongoing => self.attack(board, depth - 1).map(|win| win.plies),
                 _ => None,
             };
             board.undo_unchecked();

@@ -40,15 +40,19 @@ fn slow_threat_value(patterns: &[Pattern; 4]) -> i64 {
 /// delays the win but does not refute it: black blocks and the threes still stand.
 const DOUBLE_THREE_AGAINST_A_CLOSED_THREE: &str = "g8,b13,h8,c13,i6,d13,i7,o1,a13,o15";
 
+/// A solve's win as its plies and first move (both `None` without one).
+fn parts(win: Option<Win>) -> (Option<usize>, Option<Cell>) {
+    (win.map(|win| win.plies), win.map(|win| win.first))
+}
+
 /// The solver with `threats` (ten deep, 100,000 nodes) on `moves` under `rule`: the
 /// plies to its win and the first move.
 fn solve_position(rule: Rule, moves: &str, threats: Threats) -> (Option<usize>, Option<Cell>) {
     let mut board = Board::<Bits256>::from_notation(rule, moves).expect("legal");
     let before = board.clone();
-    let mut first = None;
-    let plies = ThreatSearch::new(None).solve(&mut board, threats, 10, (100_000, None), &mut first);
+    let win = ThreatSearch::new(None).solve(&mut board, threats, 10, 100_000, None);
     assert_eq!(board.history(), before.history(), "the board is restored");
-    (plies, first)
+    parts(win)
 }
 
 fn vct(moves: &str) -> (Option<usize>, Option<Cell>) {
@@ -120,11 +124,9 @@ fn iterative_deepening_finds_the_shortest_threat_sequence() {
 #[test]
 fn the_table_changes_no_result_and_a_stopped_solve_stores_nothing() {
     let positions = [WIN_IN_13, DOUBLE_THREE_AGAINST_A_CLOSED_THREE, "h8,h9,i8,i9,j8,j9"];
-    let solve = |solver: &mut ThreatSearch, moves: &str, budget| {
+    let solve = |solver: &mut ThreatSearch, moves: &str, (nodes, deadline)| {
         let mut board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
-        let mut first = None;
-        let plies = solver.solve(&mut board, Threats::FoursAndThrees, 10, budget, &mut first);
-        (plies, first)
+        parts(solver.solve(&mut board, Threats::FoursAndThrees, 10, nodes, deadline))
     };
     // One solver carries its table from position to position (and back to the first);
     // each answer must equal a fresh solver's.
@@ -148,9 +150,7 @@ fn every_reply_loses(rule: Rule, reply_to: &str) -> bool {
     let mut solver = ThreatSearch::new(None);
     board.legal_moves().iter().all(|reply| {
         let refuted = board.play_unchecked(reply) == Outcome::Ongoing && {
-            let mut first = None;
-            let budget = (3_000_000, None);
-            solver.solve(&mut board, Threats::FoursAndThrees, 14, budget, &mut first).is_some()
+            solver.solve(&mut board, Threats::FoursAndThrees, 14, 3_000_000, None).is_some()
         };
         board.undo_unchecked();
         refuted
@@ -210,8 +210,8 @@ fn the_solver_prunings_change_no_result() {
             let solve = |prune: bool| {
                 let mut solver = ThreatSearch::new(None);
                 solver.prune = prune;
-                let (mut board, mut first) = (board.clone(), None);
-                let plies = solver.solve(&mut board, threats, 6, (1 << 40, None), &mut first);
+                let mut board = board.clone();
+                let (plies, first) = parts(solver.solve(&mut board, threats, 6, 1 << 40, None));
                 (plies, first, solver.nodes)
             };
             let (pruned, full) = (solve(true), solve(false));
@@ -265,9 +265,8 @@ fn against_renju_black_a_last_plain_four_wins_when_its_block_is_forbidden() {
     let g = Bits256::GEOMETRY;
     let forbidden = board.forbidden_among(board.empty_cells());
     assert_eq!(forbidden.iter().map(|c| g.format_pos(c)).collect::<Vec<_>>(), ["g8"]);
-    let mut first = None;
-    let plies =
-        ThreatSearch::new(None).solve(&mut board, Threats::Fours, 1, (1000, None), &mut first);
+    let win = ThreatSearch::new(None).solve(&mut board, Threats::Fours, 1, 1000, None);
+    let (plies, first) = parts(win);
     assert_eq!((plies, first.map(|c| g.format_pos(c))), (Some(3), Some("g4".to_string())));
 
     // The same plain four as the last of two attacking moves (the defence before it is
@@ -275,9 +274,8 @@ fn against_renju_black_a_last_plain_four_wins_when_its_block_is_forbidden() {
     // g5 g6 g7; black must block at h7, then g4 wins as above.
     let moves = "d8,g5,e8,g6,f8,d7,h8,e7,i8,f7,g3,a15,g9,o15,c7";
     let mut board = Board::<Bits256>::from_notation(Rule::Renju, moves).expect("legal");
-    let mut first = None;
-    let plies =
-        ThreatSearch::new(None).solve(&mut board, Threats::Fours, 2, (1000, None), &mut first);
+    let win = ThreatSearch::new(None).solve(&mut board, Threats::Fours, 2, 1000, None);
+    let (plies, first) = parts(win);
     assert_eq!((plies, first.map(|c| g.format_pos(c))), (Some(5), Some("g7".to_string())));
 }
 
@@ -328,12 +326,10 @@ fn refutations(nodes: u64, guided: bool) -> (Vec<Cell>, u64) {
     let mut board = Board::<Bits256>::from_notation(Rule::Freestyle, WHITE_WINS_WITH_A_FREE_MOVE)
         .expect("legal");
     let mut learner = ThreatSearch::new(None);
-    let mut first = None;
     board.pass();
-    let budget = (100_000, None);
-    let win = learner.solve(&mut board, Threats::FoursAndThrees, 12, budget, &mut first);
+    let win = learner.solve(&mut board, Threats::FoursAndThrees, 12, 100_000, None);
     board.undo_pass();
-    assert_eq!(win, Some(15));
+    assert_eq!(win.map(|win| win.plies), Some(15));
     learner.learn_hints(15);
     let hints = learner.hints.take();
     let (mut refuted, mut spent) = (Vec::new(), 0);
@@ -344,15 +340,8 @@ fn refutations(nodes: u64, guided: bool) -> (Vec<Cell>, u64) {
         }
         let delta = crate::zobrist::key(Color::Black, cell) ^ crate::zobrist::PASS;
         board.play_unchecked(cell);
-        let budget = (nodes, None);
-        let win = solver.solve_guided(
-            &mut board,
-            Threats::FoursAndThrees,
-            12,
-            budget,
-            Some(delta),
-            &mut first,
-        );
+        let threats = Threats::FoursAndThrees;
+        let win = solver.solve_guided(&mut board, threats, 12, nodes, None, Some(delta));
         board.undo_unchecked();
         if win.is_some() {
             refuted.push(cell);

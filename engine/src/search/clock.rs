@@ -1,11 +1,11 @@
-//! What may stop a search: a depth, a node count, a time limit (and the time aimed at
-//! within it), or a shared stop flag.
+//! The search's clock: its running check of its [`Limits`] (nodes, the [`Stop`] of its
+//! deadline and stop flag, and the time it aims at, stretched while the best move is
+//! unsettled), and the stability of its best move that sets the stretch.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::geometry::Cell;
+use crate::limits::{Limits, Stop};
 use crate::score::Score;
 
 /// How often (in nodes) the clock and the stop flag are read: often enough that even a slow
@@ -16,7 +16,7 @@ pub const CHECK_INTERVAL_NODES: u64 = 128;
 /// spent: the next iteration would most likely not finish.
 pub const NEW_ITERATION_FRACTION: f64 = 0.65;
 
-/// Stretch of the time aimed at (see `StopCheck::set_stretch`) after an iteration that
+/// Stretch of the time aimed at (see `SearchClock::set_stretch`) after an iteration that
 /// changed the best move ...
 pub const UNSETTLED_STRETCH: f64 = 2.0;
 /// ... after one whose iteration before changed it ...
@@ -29,56 +29,38 @@ pub const FALLING_SCORE: Score = 30;
 /// quick, and the time is worth more at the next move.
 pub const FORCED_STRETCH: f64 = 0.1;
 
-/// Limits of one search; every field is optional (`default()` = search to the maximum
-/// depth).
-#[derive(Clone, Debug, Default)]
-pub struct SearchLimits {
-    /// Deepest iteration, in plies.
-    pub depth: Option<u32>,
-    /// Stop after this many nodes (exact: equal limits give equal searches).
-    pub nodes: Option<u64>,
-    /// Stop when this much time has passed since the search started.
-    pub time: Option<Duration>,
-    /// The time to aim for, if less than `time` (a game clock's share of one move, see
-    /// [`crate::time::Budget`]): iterations start only within a share of it, which the
-    /// search stretches towards `time` while its best move is unsettled and shrinks on a
-    /// forced move (see `StopCheck::set_stretch`). `None`: `time` is the aim as well. The
-    /// root threat searches take their share of the aim.
-    pub target: Option<Duration>,
-    /// Stop as soon as another thread sets this flag.
-    pub stop: Option<Arc<AtomicBool>>,
-}
-
-/// The running check of [`SearchLimits`].
+/// The running check of a search's [`Limits`].
 #[derive(Debug)]
-pub(crate) struct StopCheck {
+pub(crate) struct SearchClock {
     start: Instant,
     node_limit: u64,
-    deadline: Option<Instant>,
-    /// The time aimed at (the target, else the limit).
+    /// The deadline (shrunk on a forced move) and the stop flag.
+    stop: Stop,
+    /// The time aimed at (the target, else the limit), from the start.
     aim: Option<Duration>,
     /// How far past the aim iterations may start, when the limit leaves room (see
-    /// [`StopCheck::set_stretch`]).
+    /// [`SearchClock::set_stretch`]).
     stretch: f64,
+    /// The deadline, from the start.
     limit: Option<Duration>,
-    flag: Option<Arc<AtomicBool>>,
     stopped: bool,
 }
 
-impl StopCheck {
-    pub(crate) fn new(limits: &SearchLimits) -> StopCheck {
+impl SearchClock {
+    pub(crate) fn new(limits: &Limits) -> SearchClock {
         let start = Instant::now();
-        StopCheck {
+        let from_start = |at: Instant| at.saturating_duration_since(start);
+        let limit = limits.deadline.map(from_start);
+        SearchClock {
             start,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
-            deadline: limits.time.map(|t| start + t),
-            aim: match (limits.target, limits.time) {
+            stop: limits.stop(),
+            aim: match (limits.target.map(from_start), limit) {
                 (Some(target), Some(limit)) => Some(target.min(limit)),
                 (target, limit) => target.or(limit),
             },
             stretch: 1.0,
-            limit: limits.time,
-            flag: limits.stop.clone(),
+            limit,
             stopped: false,
         }
     }
@@ -92,8 +74,7 @@ impl StopCheck {
         if nodes >= self.node_limit {
             self.stopped = true;
         } else if nodes.is_multiple_of(CHECK_INTERVAL_NODES) {
-            self.stopped = self.flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
-                || self.deadline.is_some_and(|d| Instant::now() >= d);
+            self.stopped = self.stop.is_due();
         }
         self.stopped
     }
@@ -106,7 +87,7 @@ impl StopCheck {
     /// Whether there is time for another iteration: less than [`NEW_ITERATION_FRACTION`] of
     /// the aim, as stretched, is spent.
     pub(crate) fn may_start_iteration(&mut self) -> bool {
-        if self.flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+        if self.stop.flag_raised() {
             self.stopped = true;
         }
         !self.stopped
@@ -118,19 +99,19 @@ impl StopCheck {
     /// Scales the time aimed at by `stretch` for the decisions to start iterations, within
     /// the limit: above 1 while the best move is unsettled, below on a forced move — which
     /// then also stops at the shrunken aim. Only a target below the limit (a game clock's
-    /// share, see [`SearchLimits::target`]) is stretched: a turn time alone saves nothing
-    /// for later moves, so its aim stays.
+    /// share, see [`Limits::target`]) is stretched: a turn time alone saves nothing for
+    /// later moves, so its aim stays.
     pub(crate) fn set_stretch(&mut self, stretch: f64) {
         self.stretch = stretch;
         if stretch < 1.0
             && let Some(aim) = self.stretched_aim()
         {
             let shrunk = self.start + Duration::from_secs_f64(aim);
-            self.deadline = self.deadline.map(|d| d.min(shrunk));
+            self.stop.deadline = self.stop.deadline.map(|d| d.min(shrunk));
         }
     }
 
-    /// The aim in seconds, stretched (see [`StopCheck::set_stretch`]).
+    /// The aim in seconds, stretched (see [`SearchClock::set_stretch`]).
     fn stretched_aim(&self) -> Option<f64> {
         let aim = self.aim?.as_secs_f64();
         Some(match self.limit {
@@ -152,13 +133,13 @@ impl StopCheck {
 
     /// When `fraction` of the time aimed at will be spent (`None` without a time limit).
     pub(crate) fn deadline_at(&self, fraction: f64) -> Option<Instant> {
-        self.aim.map(|b| self.start + b.mul_f64(fraction))
+        self.aim.map(|aim| self.start + aim.mul_f64(fraction))
     }
 
     /// Whether more than `fraction` of the time aimed at is spent (never, without a time
     /// limit), or a stop was requested.
     pub(crate) fn spent(&mut self, fraction: f64) -> bool {
-        if self.flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+        if self.stop.flag_raised() {
             self.stopped = true;
         }
         self.stopped
@@ -169,7 +150,7 @@ impl StopCheck {
 }
 
 /// How settled a search's best move is, iteration by iteration, as a stretch of the time
-/// aimed at (see [`StopCheck::set_stretch`]).
+/// aimed at (see [`SearchClock::set_stretch`]).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Stability {
     /// The last iteration's best move and score.
@@ -206,44 +187,51 @@ impl Stability {
 mod tests {
     use super::*;
 
-    fn check(target_ms: u64, limit_ms: u64) -> StopCheck {
-        StopCheck::new(&SearchLimits {
-            time: Some(Duration::from_millis(limit_ms)),
-            target: Some(Duration::from_millis(target_ms)),
-            ..SearchLimits::default()
+    fn check(target_ms: u64, limit_ms: u64) -> SearchClock {
+        let now = Instant::now();
+        SearchClock::new(&Limits {
+            deadline: Some(now + Duration::from_millis(limit_ms)),
+            target: Some(now + Duration::from_millis(target_ms)),
+            ..Limits::default()
         })
+    }
+
+    /// Durations measured from the clock's start differ from those asked for by the
+    /// microseconds between making the limits and starting the clock.
+    fn close(a: Option<f64>, b: f64) -> bool {
+        a.is_some_and(|a| (a - b).abs() < 1e-3)
     }
 
     #[test]
     fn a_target_below_the_limit_is_stretched_up_to_the_limit() {
         let mut c = check(100, 250);
-        assert_eq!(c.stretched_aim(), Some(0.1));
+        let deadline = c.stop.deadline.unwrap();
+        assert!(close(c.stretched_aim(), 0.1));
         c.set_stretch(2.0);
-        assert_eq!(c.stretched_aim(), Some(0.2));
+        assert!(close(c.stretched_aim(), 0.2));
         c.set_stretch(4.0);
-        assert_eq!(c.stretched_aim(), Some(0.25));
-        assert_eq!(c.deadline, Some(c.start + Duration::from_millis(250)));
+        assert!(close(c.stretched_aim(), 0.25));
+        assert_eq!(c.stop.deadline, Some(deadline));
         // A forced move stops at its shrunken aim.
         c.set_stretch(FORCED_STRETCH);
-        assert!((c.stretched_aim().unwrap() - 0.01).abs() < 1e-9);
-        assert_eq!(c.deadline, Some(c.start + Duration::from_millis(10)));
+        assert!(close(c.stretched_aim(), 0.01));
+        let shrunk = c.stop.deadline.unwrap().saturating_duration_since(c.start);
+        assert!((shrunk.as_secs_f64() - 0.01).abs() < 1e-3, "{shrunk:?}");
         // The root threat searches' share is of the target, unstretched.
-        assert_eq!(c.deadline_at(0.5), Some(c.start + Duration::from_millis(50)));
+        assert_eq!(c.deadline_at(0.5), Some(c.start + c.aim.unwrap().mul_f64(0.5)));
     }
 
     #[test]
     fn a_turn_time_alone_is_never_stretched() {
-        let mut c = StopCheck::new(&SearchLimits {
-            time: Some(Duration::from_millis(100)),
-            ..SearchLimits::default()
-        });
+        let mut c = SearchClock::new(&Limits::time(Duration::from_millis(100)));
+        let deadline = c.stop.deadline;
         for stretch in [FORCED_STRETCH, 1.0, UNSETTLED_STRETCH] {
             c.set_stretch(stretch);
-            assert_eq!(c.stretched_aim(), Some(0.1));
-            assert_eq!(c.deadline, Some(c.start + Duration::from_millis(100)));
+            assert!(close(c.stretched_aim(), 0.1));
+            assert_eq!(c.stop.deadline, deadline);
         }
         // A target above the limit is the limit.
-        assert_eq!(check(500, 100).stretched_aim(), Some(0.1));
+        assert!(close(check(500, 100).stretched_aim(), 0.1));
     }
 
     #[test]
