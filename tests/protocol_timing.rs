@@ -12,6 +12,7 @@ mod harness;
 use std::time::{Duration, Instant};
 
 use harness::{Engine, parse_move};
+use mnk_engine::notation::Point;
 use mnk_engine::rng::SplitMix64;
 
 /// How much later than the engine's own bound an answer may arrive here: the time for the
@@ -49,18 +50,20 @@ fn timed_answer(e: &mut Engine, line: &str) -> Timed {
 }
 
 /// A fake manager's opponent: a random empty cell next to the last moves (or anywhere).
-fn opponent_move(rng: &mut SplitMix64, occupied: &[(usize, usize)]) -> (usize, usize) {
+fn opponent_move(rng: &mut SplitMix64, occupied: &[Point]) -> Point {
     loop {
         let (x, y) = match occupied.last() {
-            Some(&(lx, ly)) if rng.below(4) != 0 => {
+            Some(last) if rng.below(4) != 0 => {
                 let dx = rng.below(5) as i64 - 2;
                 let dy = rng.below(5) as i64 - 2;
-                ((lx as i64 + dx).clamp(0, 14) as usize, (ly as i64 + dy).clamp(0, 14) as usize)
+                let near = |c: usize, d: i64| (c as i64 + d).clamp(0, 14) as usize;
+                (near(last.x, dx), near(last.y, dy))
             }
             _ => (rng.below(15), rng.below(15)),
         };
-        if !occupied.contains(&(x, y)) {
-            return (x, y);
+        let point = Point::new(x, y);
+        if !occupied.contains(&point) {
+            return point;
         }
     }
 }
@@ -100,7 +103,7 @@ fn worst_answer_time(
     infos.extend(clock_ms.map(|ms| format!("timeout_match {ms}")));
     let mut e = engine(rule, &infos);
     let mut worst = Worst::default();
-    let mut occupied: Vec<(usize, usize)> = Vec::new();
+    let mut occupied: Vec<Point> = Vec::new();
     let mut left = clock_ms;
     for _ in 0..moves {
         if occupied.len() > 150 {
@@ -115,7 +118,7 @@ fn worst_answer_time(
         }
         let mv = opponent_move(&mut rng, &occupied);
         occupied.push(mv);
-        let timed = timed_answer(&mut e, &format!("TURN {},{}", mv.0, mv.1));
+        let timed = timed_answer(&mut e, &format!("TURN {mv}"));
         if timed.answer.starts_with("ERROR") {
             // The opponent's random move ended the game: start a new one.
             assert_eq!(e.ask("RESTART"), "OK");

@@ -7,6 +7,11 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use harness::{Engine, PROMPT, parse_move, well_formed};
+use mnk_engine::notation::Point;
+
+fn p(x: usize, y: usize) -> Point {
+    Point::new(x, y)
+}
 
 fn started(size: usize, turn_ms: u64) -> Engine {
     let mut e = Engine::start();
@@ -38,7 +43,7 @@ fn lower_case_and_crlf_input_is_understood() {
     e.send_raw(b"start 15\r\n");
     assert_eq!(e.answer(), "OK");
     e.send_raw(b"info timeout_turn 100\r\ninfo messages 0\r\n\r\nbegin\r\n");
-    let (x, y) = parse_move(&e.answer());
+    let Point { x, y } = parse_move(&e.answer());
     assert!(x < 15 && y < 15);
     e.send_raw(b"turn 0,0\r\n");
     parse_move(&e.answer());
@@ -58,7 +63,7 @@ fn start_forms_sizes_and_errors() {
     assert!(e.ask("START").starts_with("ERROR"));
     // The last good START (3×3) is still in force.
     e.send("INFO messages 0");
-    let (x, y) = parse_move(&e.ask("BEGIN"));
+    let Point { x, y } = parse_move(&e.ask("BEGIN"));
     assert!(x < 3 && y < 3);
     assert_eq!(e.ask("RESTART"), "OK");
     parse_move(&e.ask("BEGIN"));
@@ -81,20 +86,21 @@ fn smaller_and_rectangular_boards_are_played() {
         ("START 5", 5, 5),
     ] {
         assert_eq!(e.ask(start), "OK", "{start}");
-        let (x, y) = parse_move(&e.ask("BEGIN"));
+        let Point { x, y } = parse_move(&e.ask("BEGIN"));
         assert!(x < width && y < height, "{start}: {x},{y}");
         let off = format!("TURN {},{}", width, height - 1);
         assert!(e.ask(&off).starts_with("ERROR"), "{start}: {off}");
-        let mut played = vec![(x, y)];
+        let mut played = vec![p(x, y)];
         for _ in 0..3 {
             let reply = (0..width)
-                .flat_map(|x| (0..height).map(move |y| (x, y)))
-                .find(|p| !played.contains(p))
+                .flat_map(|x| (0..height).map(move |y| p(x, y)))
+                .find(|q| !played.contains(q))
                 .unwrap();
             played.push(reply);
-            let (x, y) = parse_move(&e.ask(&format!("TURN {},{}", reply.0, reply.1)));
-            assert!(x < width && y < height && !played.contains(&(x, y)), "{start}: {x},{y}");
-            played.push((x, y));
+            let answer = parse_move(&e.ask(&format!("TURN {reply}")));
+            assert!(answer.x < width && answer.y < height, "{start}: {answer}");
+            assert!(!played.contains(&answer), "{start}: {answer}");
+            played.push(answer);
         }
     }
 }
@@ -103,25 +109,25 @@ fn smaller_and_rectangular_boards_are_played() {
 fn turn_may_be_the_first_command_after_start() {
     let mut e = started(15, 100);
     let answer = parse_move(&e.ask("TURN 7,7"));
-    assert_ne!(answer, (7, 7));
+    assert_ne!(answer, p(7, 7));
 }
 
 #[test]
 fn a_full_board_every_move_without_restart() {
     // c-gomoku-cli -sendbyboard and Yixin-Board: the whole position before every move.
     let mut e = started(15, 60);
-    let mut own: Vec<(usize, usize)> = Vec::new();
-    let mut opp: Vec<(usize, usize)> = Vec::new();
+    let mut own: Vec<Point> = Vec::new();
+    let mut opp: Vec<Point> = Vec::new();
     // (Four answers: the engine cannot make five and end the game, whatever it plays.)
-    let opponent_moves = [(7, 7), (8, 8), (6, 6), (9, 5), (5, 9)];
+    let opponent_moves = [p(7, 7), p(8, 8), p(6, 6), p(9, 5), p(5, 9)];
     for &mv in &opponent_moves {
         opp.push(mv);
         e.send("BOARD");
         // Stones in play order: opponent (black) first, then alternating.
         for (i, o) in opp.iter().enumerate() {
-            e.send(&format!("{},{},2", o.0, o.1));
+            e.send(&format!("{o},2"));
             if let Some(o) = own.get(i) {
-                e.send(&format!("{},{},1", o.0, o.1));
+                e.send(&format!("{o},1"));
             }
         }
         e.send("DONE");
@@ -139,7 +145,7 @@ fn an_empty_board_means_the_engine_starts() {
     let mut e = started(15, 100);
     e.send("BOARD");
     e.send("DONE");
-    let (x, y) = parse_move(&e.answer());
+    let Point { x, y } = parse_move(&e.answer());
     assert!(x < 15 && y < 15);
 }
 
@@ -148,7 +154,7 @@ fn board_with_own_and_opponent_stones_and_bad_counts() {
     let mut e = started(15, 100);
     e.send("BOARD\n7,7,2\n8,8,1\n7,8,2\nDONE");
     let answer = parse_move(&e.answer());
-    assert!(![(7, 7), (8, 8), (7, 8)].contains(&answer));
+    assert!(![p(7, 7), p(8, 8), p(7, 8)].contains(&answer));
     e.send("BOARD\n7,7,1\n8,8,1\nDONE");
     assert!(e.answer().starts_with("ERROR"), "two own stones, none of the opponent's");
     e.send("BOARD\n7,7,1\n7,7,2\nDONE");
@@ -170,10 +176,10 @@ fn takeback_and_play() {
     let mut e = started(5, 50);
     let first = parse_move(&e.ask("BEGIN"));
     let reply = parse_move(&e.ask("TURN 0,0"));
-    assert_eq!(e.ask(&format!("TAKEBACK {},{}", reply.0, reply.1)), "OK");
+    assert_eq!(e.ask(&format!("TAKEBACK {}", reply)), "OK");
     assert_eq!(e.ask("TAKEBACK 0,0"), "OK");
     assert!(e.ask("TAKEBACK 0,0").starts_with("ERROR"), "0,0 is no longer the last move");
-    assert_eq!(e.ask(&format!("TAKEBACK {},{}", first.0, first.1)), "OK");
+    assert_eq!(e.ask(&format!("TAKEBACK {}", first)), "OK");
     assert!(e.ask("TAKEBACK 1,1").starts_with("ERROR"), "the board is empty");
     assert_eq!(e.ask("PLAY 2,2"), "2,2");
     assert!(e.ask("PLAY 2,2").starts_with("ERROR"));
@@ -181,7 +187,7 @@ fn takeback_and_play() {
 
 /// Sends `request` (a long search), YXSTOP 300 ms later, and returns the move, which must
 /// come within 500 ms of the YXSTOP.
-fn stopped_mid_search(e: &mut Engine, request: &str) -> (usize, usize) {
+fn stopped_mid_search(e: &mut Engine, request: &str) -> Point {
     e.send(request);
     std::thread::sleep(Duration::from_millis(300));
     let asked = Instant::now();
@@ -198,7 +204,7 @@ fn yxstop_answers_at_once_with_the_best_move_so_far() {
     e.send("INFO timeout_turn 60000");
     e.send("INFO messages 0");
     let answer = stopped_mid_search(&mut e, "TURN 7,7");
-    assert_ne!(answer, (7, 7));
+    assert_ne!(answer, p(7, 7));
     // STOP when idle is ignored.
     e.send("STOP");
     e.assert_silent(Duration::from_millis(200));
@@ -215,7 +221,7 @@ fn several_threads_answer_in_time_and_stop_at_once() {
     let asked = Instant::now();
     let answer = parse_move(&e.ask(&format!("BOARD\n{}DONE", board_lines("h8,i9,i8,g8,h10,j10"))));
     assert!(asked.elapsed() < Duration::from_millis(300), "took {:?}", asked.elapsed());
-    assert!(answer.0 < 15 && answer.1 < 15);
+    assert!(answer.x < 15 && answer.y < 15);
     e.send("INFO thread_num 4");
     e.send("INFO timeout_turn 60000");
     stopped_mid_search(&mut e, "TURN 4,4");
@@ -268,7 +274,7 @@ fn every_kind_of_bad_input_is_answered_and_changes_nothing() {
     let first = parse_move(&e.ask("TURN 7,7"));
     let cases = [
         "TURN 7,7",
-        &format!("TURN {},{}", first.0, first.1),
+        &format!("TURN {}", first),
         "TURN 15,0",
         "TURN 0,15",
         "TURN -1,0",
@@ -295,9 +301,9 @@ fn every_kind_of_bad_input_is_answered_and_changes_nothing() {
     e.assert_silent(Duration::from_millis(100));
     // Nothing changed: the game goes on from the same two stones (the next opponent move
     // is any free cell near them).
-    let mine = if first == (8, 8) { (6, 6) } else { (8, 8) };
-    let next = parse_move(&e.ask(&format!("TURN {},{}", mine.0, mine.1)));
-    assert!(![(7, 7), mine, first].contains(&next));
+    let mine = if first == p(8, 8) { p(6, 6) } else { p(8, 8) };
+    let next = parse_move(&e.ask(&format!("TURN {}", mine)));
+    assert!(![p(7, 7), mine, first].contains(&next));
 }
 
 #[test]
@@ -319,7 +325,9 @@ fn renju_forbidden_points_are_shown_and_refused() {
     let mut e = started(15, 50);
     e.send("INFO rule 4");
     e.send("YXBOARD");
-    for (i, (x, y)) in mnk_engine::notation::parse_moves(moves).unwrap().into_iter().enumerate() {
+    for (i, Point { x, y }) in
+        mnk_engine::notation::parse_moves(moves).unwrap().into_iter().enumerate()
+    {
         // The engine will be black (to move): black stones are its own.
         e.send(&format!("{x},{y},{}", if i % 2 == 0 { 1 } else { 2 }));
     }
@@ -327,7 +335,7 @@ fn renju_forbidden_points_are_shown_and_refused() {
     assert_eq!(e.ask("YXSHOWFORBID"), "FORBID 09070909.");
     // As black the engine never plays there.
     let answer = parse_move(&e.ask(&format!("BOARD\n{}DONE", board_lines(moves))));
-    assert!(answer != (9, 7) && answer != (9, 9), "{answer:?}");
+    assert!(answer != p(9, 7) && answer != p(9, 9), "{answer:?}");
     // Under freestyle nothing is forbidden.
     e.send("INFO rule 0");
     e.send("YXBOARD\nDONE");
@@ -340,7 +348,7 @@ fn board_lines(moves: &str) -> String {
         .unwrap()
         .into_iter()
         .enumerate()
-        .map(|(i, (x, y))| format!("{x},{y},{}\n", if i % 2 == 0 { 1 } else { 2 }))
+        .map(|(i, point)| format!("{point},{}\n", if i % 2 == 0 { 1 } else { 2 }))
         .collect()
 }
 
@@ -376,7 +384,7 @@ fn yxnbest_reports_the_best_moves_then_plays_the_first() {
     }
     let played = parse_move(&e.line_within(Duration::from_secs(5)).expect("the move"));
     assert_eq!(mnk_engine::notation::parse_moves(&roots[0]).unwrap(), vec![played]);
-    let (x, y) = played;
+    let Point { x, y } = played;
     assert!(e.ask(&format!("TURN {x},{y}")).starts_with("ERROR"), "the move was played");
     for bad in ["YXNBEST 0", "YXNBEST 33", "YXNBEST many"] {
         assert!(e.ask(bad).starts_with("ERROR YXNBEST"), "{bad}");
@@ -388,15 +396,15 @@ fn swap2_proposes_and_decides() {
     let mut e = started(15, 100);
     e.send("SWAP2BOARD\nDONE");
     let proposal = e.answer();
-    let moves: Vec<(usize, usize)> = proposal.split(' ').map(parse_move).collect();
+    let moves: Vec<Point> = proposal.split(' ').map(parse_move).collect();
     assert_eq!(moves.len(), 3);
     assert_eq!(moves.iter().collect::<HashSet<_>>().len(), 3);
     e.send("SWAP2BOARD\n7,7\n8,7\n7,9\nDONE");
     let decision = e.answer();
-    assert!(decision == "SWAP" || parse_move(&decision).0 < 15, "{decision}");
+    assert!(decision == "SWAP" || parse_move(&decision).x < 15, "{decision}");
     e.send("SWAP2BOARD\n7,7\n8,7\n7,9\n8,9\n6,8\nDONE");
     let decision = e.answer();
-    assert!(decision == "SWAP" || parse_move(&decision).0 < 15, "{decision}");
+    assert!(decision == "SWAP" || parse_move(&decision).x < 15, "{decision}");
     e.send("SWAP2BOARD\n7,7\nDONE");
     assert!(e.answer().starts_with("ERROR"));
 }
@@ -560,10 +568,10 @@ fn the_classroom_player_speaks_the_protocol_and_blocks_a_four() {
     assert!(about.starts_with("name=\"mnk-classroom\", version=\""), "{about}");
     assert_eq!(e.ask("START 15"), "OK");
     e.send("INFO messages 0");
-    assert_eq!(parse_move(&e.ask("BEGIN")), (7, 7), "the centre on an empty board");
+    assert_eq!(parse_move(&e.ask("BEGIN")), p(7, 7), "the centre on an empty board");
     // White (the opponent) has four in row 1, a1–d1; black must block at e1.
     let answer = e.ask(&format!("BOARD\n{}DONE", board_lines("h8,a1,i9,b1,j10,c1,h10,d1")));
-    assert_eq!(parse_move(&answer), (4, 0));
+    assert_eq!(parse_move(&answer), p(4, 0));
     assert!(e.ask("TURN 99,99").starts_with("ERROR"), "bad input is refused as in mnk");
     e.send("END");
     let (status, _) = e.wait_exit(Duration::from_secs(5));
@@ -596,7 +604,7 @@ fn yixin_board_show_info_and_hash_clear() {
 fn yixin_board_blocks_cells_until_they_are_taken_back() {
     let mut e = started(15, 200);
     let four = board_lines("h8a1i8a3j8a5k8a7");
-    let (g8, l8) = ((6, 7), (11, 7));
+    let (g8, l8) = (p(6, 7), p(11, 7));
     assert_eq!(parse_move(&e.ask(&format!("BOARD\n{four}DONE"))), g8, "the first five");
     e.send("YXBLOCK\n6,7\n11,7\nDONE");
     e.assert_silent(Duration::from_millis(100));
@@ -610,7 +618,7 @@ fn yixin_board_blocks_cells_until_they_are_taken_back() {
 }
 
 /// A `YXNBEST n` answer: the first move of each line, then the move played.
-fn nbest(e: &mut Engine, n: usize) -> (Vec<(usize, usize)>, (usize, usize)) {
+fn nbest(e: &mut Engine, n: usize) -> (Vec<Point>, Point) {
     e.send(&format!("YXNBEST {n}"));
     let mut roots = Vec::new();
     loop {
@@ -663,16 +671,16 @@ fn blocked_cells_are_never_played_over_200_positions() {
         let position: String = stones
             .iter()
             .enumerate()
-            .map(|(i, (x, y))| format!("{x},{y},{}\n", if i % 2 == to_move { 1 } else { 2 }))
+            .map(|(i, point)| format!("{point},{}\n", if i % 2 == to_move { 1 } else { 2 }))
             .collect();
         e.send(&format!("INFO rule {rule}"));
         if blocked.is_empty() {
             e.send(&format!("YXBOARD\n{position}DONE"));
-            let (_, (x, y)) = nbest(&mut e, 1);
+            let (_, Point { x, y }) = nbest(&mut e, 1);
             let near = |v: usize| v.saturating_sub(1)..=(v + 1).min(14);
-            blocked = near(x).flat_map(|bx| near(y).map(move |by| (bx, by))).collect();
+            blocked = near(x).flat_map(|bx| near(y).map(move |by| p(bx, by))).collect();
         }
-        let list: String = blocked.iter().map(|(x, y)| format!("{x},{y}\n")).collect();
+        let list: String = blocked.iter().map(|point| format!("{point}\n")).collect();
         e.send(&format!("YXBLOCK\n{list}DONE"));
         e.send(&format!("YXBOARD\n{position}DONE"));
         let (roots, played) = nbest(&mut e, 3);
@@ -748,12 +756,12 @@ fn yixin_board_balance_and_search_defend() {
     let text = e.line_within(Duration::from_secs(5)).expect("a balance line");
     assert!(text.starts_with("MESSAGE balance ev "), "{text}");
     let placed = parse_move(&e.answer());
-    assert!(e.ask(&format!("TURN {},{}", placed.0, placed.1)).starts_with("ERROR"), "played");
+    assert!(e.ask(&format!("TURN {}", placed)).starts_with("ERROR"), "played");
     e.send(&format!("YXBOARD\n{}DONE", board_lines("h8i9")));
     e.send("YXBALANCETWO -20");
     e.line_within(Duration::from_secs(5)).expect("a balance line");
     let answer = e.answer();
-    let stones: Vec<(usize, usize)> = answer.split(' ').map(parse_move).collect();
+    let stones: Vec<Point> = answer.split(' ').map(parse_move).collect();
     assert_eq!(stones.len(), 2, "{answer}");
     assert_eq!(
         e.ask("YXBALANCEONE lots"),

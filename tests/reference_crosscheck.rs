@@ -8,6 +8,7 @@ use mnk_engine::bitboard::{Bitboard, Bits16, Bits32, Bits256, Bits512};
 use mnk_engine::board::Board;
 use mnk_engine::color::Color;
 use mnk_engine::geometry::Geometry;
+use mnk_engine::notation::Point;
 use mnk_engine::outcome::Outcome;
 use mnk_engine::perft::perft;
 use mnk_engine::rng::SplitMix64;
@@ -149,7 +150,8 @@ fn perft_agrees<B: Size>(
         let Some(moves) = games.get(rng.below(games.len().max(1))) else {
             continue;
         };
-        let mut board = Board::<B>::from_points_on(g, rule, moves).unwrap();
+        let points: Vec<Point> = moves.iter().map(|&xy| xy.into()).collect();
+        let mut board = Board::<B>::from_points_on(g, rule, &points).unwrap();
         let mut naive = NaiveBoard::new(g.width(), g.height(), g.k(), NaiveRule::of(rule));
         for &(x, y) in moves {
             naive.play(x, y);
@@ -214,7 +216,8 @@ fn perft_under_each_rule_differs_from_freestyle_where_it_should() {
         let mut counts = [None; 5];
         for rule in Rule::ALL {
             // The moves may be illegal or decide the game earlier under another rule.
-            let Ok(mut board) = Board::<Bits256>::from_points(rule, moves) else { continue };
+            let points: Vec<Point> = moves.iter().map(|&xy| xy.into()).collect();
+            let Ok(mut board) = Board::<Bits256>::from_points(rule, &points) else { continue };
             if board.outcome().is_decided() {
                 continue;
             }

@@ -6,7 +6,7 @@ mod reference;
 use mnk_engine::bitboard::{Bitboard, Bits256, Bits512};
 use mnk_engine::board::Board;
 use mnk_engine::color::Color;
-use mnk_engine::notation::parse_moves;
+use mnk_engine::notation::{Point, parse_moves};
 use mnk_engine::rules::Rule;
 use mnk_engine::size::{BoardSize, Size};
 use reference::{NaiveBoard, NaiveRule};
@@ -72,8 +72,8 @@ fn engine_forbidden_points_match_every_position_of_the_data_file() {
 fn the_naive_reference_agrees_with_the_data_file() {
     for case in cases().iter().step_by(5) {
         let mut naive = NaiveBoard::new(15, 15, 5, NaiveRule::Renju);
-        for (x, y) in parse_moves(&case.moves).unwrap() {
-            naive.play(x, y);
+        for point in parse_moves(&case.moves).unwrap() {
+            naive.play(point.x, point.y);
         }
         let empty = naive.empty_cells();
         let forbidden = empty.into_iter().filter(|&(x, y)| naive.forbidden(x, y, 8));
@@ -83,11 +83,11 @@ fn the_naive_reference_agrees_with_the_data_file() {
 
 /// Black's forbidden points on every empty cell of `board`, reached by `moves`, are those
 /// of the naive reference on a board of the same size.
-fn assert_forbidden_points_are_the_references<B: Size>(board: &Board<B>, moves: &[(usize, usize)]) {
+fn assert_forbidden_points_are_the_references<B: Size>(board: &Board<B>, moves: &[Point]) {
     let g = board.geometry();
     let mut naive = NaiveBoard::new(g.width(), g.height(), 5, NaiveRule::Renju);
-    for &(x, y) in moves {
-        naive.play(x, y);
+    for point in moves {
+        naive.play(point.x, point.y);
     }
     let expected = naive.empty_cells().into_iter().filter(|&(x, y)| naive.forbidden(x, y, 8));
     let got = board.forbidden_among(board.empty_cells()).iter().map(|c| g.xy(c));
@@ -105,11 +105,11 @@ fn forbidden_points_near_the_edges_of_smaller_boards_match_the_reference() {
     for case in cases().iter().step_by(4) {
         let points = parse_moves(&case.moves).unwrap();
         let (min_x, min_y) =
-            points.iter().fold((usize::MAX, usize::MAX), |(a, b), &(x, y)| (a.min(x), b.min(y)));
-        let moved: Vec<(usize, usize)> =
-            points.iter().map(|&(x, y)| (x - min_x, y - min_y)).collect();
-        let width = moved.iter().map(|p| p.0 + 2).max().unwrap_or(5).clamp(5, 15);
-        let height = moved.iter().map(|p| p.1 + 2).max().unwrap_or(5).clamp(5, 15);
+            points.iter().fold((usize::MAX, usize::MAX), |(a, b), p| (a.min(p.x), b.min(p.y)));
+        let moved: Vec<Point> =
+            points.iter().map(|p| Point::new(p.x - min_x, p.y - min_y)).collect();
+        let width = moved.iter().map(|p| p.x + 2).max().unwrap_or(5).clamp(5, 15);
+        let height = moved.iter().map(|p| p.y + 2).max().unwrap_or(5).clamp(5, 15);
         let size = BoardSize::new(width, height).expect("5 to 15 wide and high");
         let g = size.geometry();
         // (5×5 has no line patterns, and no renju forbidden points.)
@@ -135,10 +135,10 @@ fn forbidden_points_on_twenty_by_twenty_match_the_reference() {
     let mut compared = 0;
     for (i, case) in cases().iter().enumerate().step_by(5) {
         let points = parse_moves(&case.moves).unwrap();
-        let (max_x, max_y) = points.iter().fold((0, 0), |(a, b), &(x, y)| (a.max(x), b.max(y)));
+        let (max_x, max_y) = points.iter().fold((0, 0), |(a, b), p| (a.max(p.x), b.max(p.y)));
         // Every other position to the bottom right corner, the rest moved by (2, 3).
         let (dx, dy) = if i % 10 == 0 { (19 - max_x, 19 - max_y) } else { (2, 3) };
-        let moved: Vec<(usize, usize)> = points.iter().map(|&(x, y)| (x + dx, y + dy)).collect();
+        let moved: Vec<Point> = points.iter().map(|p| Point::new(p.x + dx, p.y + dy)).collect();
         let Ok(board) = Board::<Bits512>::from_points_on(g, Rule::Renju, &moved) else {
             continue;
         };

@@ -10,6 +10,7 @@ use mnk_engine::board::Board;
 use mnk_engine::color::Color;
 use mnk_engine::geometry::Cell;
 use mnk_engine::limits::Limits;
+use mnk_engine::notation::Point;
 use mnk_engine::outcome::Outcome;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
@@ -62,7 +63,8 @@ fn tic_tac_toe_every_reachable_position_gets_the_exact_score_and_an_optimal_move
     let mut plain_tt = TranspositionTable::with_bytes(1 << 20);
     let mut ongoing = 0;
     for moves in &positions {
-        let board = Board::<Bits16>::from_points(Rule::Freestyle, moves).unwrap();
+        let points: Vec<Point> = moves.iter().map(|&xy| xy.into()).collect();
+        let board = Board::<Bits16>::from_points(Rule::Freestyle, &points).unwrap();
         let mut naive = naive_of::<Bits16>(moves);
         let solution = solve(&board, &mut tt);
         let plain = solve_with(&board, &mut plain_tt, false);
@@ -89,7 +91,8 @@ fn tic_tac_toe_multi_pv_lines_are_distinct_moves_with_exact_scores() {
     let mut tt = TranspositionTable::with_bytes(1 << 20);
     let mut several_lines = 0;
     for moves in &positions {
-        let board = Board::<Bits16>::from_points(Rule::Freestyle, moves).unwrap();
+        let points: Vec<Point> = moves.iter().map(|&xy| xy.into()).collect();
+        let board = Board::<Bits16>::from_points(Rule::Freestyle, &points).unwrap();
         let mut naive = naive_of::<Bits16>(moves);
         if naive.outcome != NaiveOutcome::Ongoing {
             continue;

@@ -99,7 +99,7 @@ impl Game {
 
     /// The (x, y) of `cell` on this board.
     pub fn point(&self, cell: Cell) -> Point {
-        self.geometry().xy(cell)
+        Point::from(self.geometry().xy(cell))
     }
 
     /// The rule in force.
@@ -144,8 +144,8 @@ impl Game {
     }
 
     /// Plays (x, y) for the side to move, or explains why not (the game is unchanged).
-    pub fn try_play(&mut self, (x, y): Point) -> Result<Outcome, IllegalMove> {
-        with_game!(self, b => b.try_play_at(x, y))
+    pub fn try_play(&mut self, point: Point) -> Result<Outcome, IllegalMove> {
+        with_game!(self, b => b.try_play_at(point.x, point.y))
     }
 
     /// The last move, as a point.
@@ -155,7 +155,14 @@ impl Game {
 
     /// Takes back the last move.
     pub fn undo(&mut self) -> Option<Point> {
-        with_game!(self, b => b.undo()).map(|c| self.geometry().xy(c))
+        with_game!(self, b => b.undo()).map(|c| self.point(c))
+    }
+
+    /// The legal moves, as points in cell order (none on a decided game, and none for
+    /// renju's black with only forbidden points left).
+    pub fn legal_points(&self) -> Vec<Point> {
+        let cells: Vec<Cell> = with_game!(self, b => b.legal_moves().iter().collect());
+        cells.into_iter().map(|c| self.point(c)).collect()
     }
 
     /// Black's renju forbidden points (empty unless the rule is renju), sorted by column,

@@ -217,7 +217,7 @@ impl Geometry {
 
     /// The cell in "pos" notation: column letter (`a` = 0) then row number (`y + 1`).
     pub fn format_pos(self, cell: Cell) -> String {
-        crate::notation::format_pos(self.xy(cell))
+        crate::notation::format_pos(self.xy(cell).into())
     }
 
     /// The cell written `text` in "pos" notation (the inverse of [`Geometry::format_pos`], for
@@ -225,7 +225,7 @@ impl Geometry {
     #[cfg(test)]
     pub(crate) fn parse_pos(self, text: &str) -> Cell {
         match crate::notation::parse_moves(text).as_deref() {
-            Ok(&[(x, y)]) => self.cell(x, y).expect("a cell on the board"),
+            Ok(&[point]) => self.cell(point.x, point.y).expect("a cell on the board"),
             other => panic!("not one cell: {text:?} ({other:?})"),
         }
     }

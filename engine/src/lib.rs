@@ -25,6 +25,7 @@ pub mod bitboard;
 pub mod board;
 pub mod classroom;
 pub mod color;
+pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod geometry;

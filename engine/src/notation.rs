@@ -9,20 +9,98 @@
 //! ([`crate::board::IllegalMove`]).
 
 use std::fmt;
+use std::str::FromStr;
 
-/// A coordinate pair as written, before any board check.
-pub type Point = (usize, usize);
+/// A point as the protocol, the command line and the tools write it, before any board
+/// check: `x` the column and `y` the row, from 0 at the top left. It prints as `x,y` and
+/// parses from it (spaces around the comma allowed, each coordinate at most
+/// [`MAX_COORDINATE`]); [`format_pos`] writes it in pos notation.
+///
+/// ```
+/// use mnk_engine::notation::Point;
+/// let point = Point::new(7, 8);
+/// assert_eq!(point.to_string(), "7,8");
+/// assert_eq!(" 7 , 8 ".parse::<Point>(), Ok(point));
+/// assert!("7;8".parse::<Point>().is_err());
+/// ```
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Point {
+    /// The column, from 0 at the left.
+    pub x: usize,
+    /// The row, from 0 at the top.
+    pub y: usize,
+}
+
+impl Point {
+    /// The point of column `x`, row `y`.
+    pub const fn new(x: usize, y: usize) -> Point {
+        Point { x, y }
+    }
+}
+
+impl From<(usize, usize)> for Point {
+    fn from((x, y): (usize, usize)) -> Point {
+        Point { x, y }
+    }
+}
+
+impl fmt::Display for Point {
+    /// `x,y`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{}", self.x, self.y)
+    }
+}
+
+/// Why a text is not a [`Point`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PointError {
+    /// Not two numbers separated by a comma.
+    NotAPoint,
+    /// A coordinate above [`MAX_COORDINATE`] (the text of the coordinate).
+    OutOfRange(String),
+}
+
+impl fmt::Display for PointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PointError::NotAPoint => f.write_str("expected x,y"),
+            PointError::OutOfRange(coordinate) => write!(f, "coordinate {coordinate} out of range"),
+        }
+    }
+}
+
+impl std::error::Error for PointError {}
+
+impl FromStr for Point {
+    type Err = PointError;
+
+    fn from_str(text: &str) -> Result<Point, PointError> {
+        let (x, y) = text.split_once(',').ok_or(PointError::NotAPoint)?;
+        let coordinate = |s: &str| {
+            let s = s.trim();
+            match s.parse::<usize>() {
+                Ok(v) if v <= MAX_COORDINATE => Ok(v),
+                Ok(_) => Err(PointError::OutOfRange(s.to_string())),
+                Err(_) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
+                    Err(PointError::OutOfRange(s.to_string()))
+                }
+                Err(_) => Err(PointError::NotAPoint),
+            }
+        };
+        Ok(Point { x: coordinate(x)?, y: coordinate(y)? })
+    }
+}
 
 /// The point in "pos" notation: column letter (`a` = x 0), then row number (`y + 1`); the
 /// inverse of [`parse_moves`] for one move.
 ///
 /// ```
-/// use mnk_engine::notation::{format_pos, parse_moves};
-/// assert_eq!(format_pos((7, 7)), "h8");
-/// assert_eq!(parse_moves(&format_pos((0, 14))).unwrap(), vec![(0, 14)]);
+/// use mnk_engine::notation::{Point, format_pos, parse_moves};
+/// assert_eq!(format_pos(Point::new(7, 7)), "h8");
+/// assert_eq!(parse_moves(&format_pos(Point::new(0, 14))).unwrap(), vec![Point::new(0, 14)]);
 /// ```
-pub fn format_pos((x, y): Point) -> String {
-    format!("{}{}", char::from(b'a' + x as u8), y + 1)
+pub fn format_pos(point: Point) -> String {
+    format!("{}{}", char::from(b'a' + point.x as u8), point.y + 1)
 }
 
 /// A syntax error in a move list.
@@ -76,16 +154,18 @@ impl fmt::Display for NotationError {
 
 impl std::error::Error for NotationError {}
 
-/// Largest coordinate value accepted by the parser (any board is far smaller).
-const MAX_COORDINATE: usize = 9_999;
+/// Largest coordinate value the parsers accept (any board is far smaller).
+pub const MAX_COORDINATE: usize = 9_999;
 
 /// Parses a move list in either notation (see the module docs). An empty or blank string is
 /// the empty list.
 ///
 /// ```
 /// use mnk_engine::notation::parse_moves;
-/// assert_eq!(parse_moves("h8i9").unwrap(), vec![(7, 7), (8, 8)]);
-/// assert_eq!(parse_moves("7,7 8,8").unwrap(), vec![(7, 7), (8, 8)]);
+/// use mnk_engine::notation::Point;
+/// let expected = vec![Point::new(7, 7), Point::new(8, 8)];
+/// assert_eq!(parse_moves("h8i9").unwrap(), expected);
+/// assert_eq!(parse_moves("7,7 8,8").unwrap(), expected);
 /// assert!(parse_moves("7,7 8").is_err());
 /// ```
 pub fn parse_moves(text: &str) -> Result<Vec<Point>, NotationError> {
@@ -112,7 +192,7 @@ pub fn parse_moves(text: &str) -> Result<Vec<Point>, NotationError> {
             if row == 0 {
                 return Err(NotationError::BadPosMove { offset: start });
             }
-            pos_moves.push((x, row - 1));
+            pos_moves.push(Point::new(x, row - 1));
             i = end;
         } else {
             let found = text[start..].chars().next().unwrap_or('?');
@@ -121,7 +201,7 @@ pub fn parse_moves(text: &str) -> Result<Vec<Point>, NotationError> {
     }
     match (numbers.is_empty(), pos_moves.is_empty()) {
         (_, true) if numbers.len() % 2 == 1 => Err(NotationError::OddNumberCount),
-        (_, true) => Ok(numbers.chunks_exact(2).map(|p| (p[0], p[1])).collect()),
+        (_, true) => Ok(numbers.chunks_exact(2).map(|p| Point::new(p[0], p[1])).collect()),
         (true, false) => Ok(pos_moves),
         (false, false) => Err(NotationError::MixedNotation),
     }
@@ -146,16 +226,16 @@ mod tests {
 
     #[test]
     fn pos_notation_with_and_without_separators() {
-        let expected = vec![(7, 7), (8, 8), (9, 7)];
+        let expected = vec![Point::new(7, 7), Point::new(8, 8), Point::new(9, 7)];
         assert_eq!(parse_moves("h8i9j8").unwrap(), expected);
         assert_eq!(parse_moves("h8 i9 j8").unwrap(), expected);
         assert_eq!(parse_moves("H8,I9,J8").unwrap(), expected);
-        assert_eq!(parse_moves("a15").unwrap(), vec![(0, 14)]);
+        assert_eq!(parse_moves("a15").unwrap(), vec![Point::new(0, 14)]);
     }
 
     #[test]
     fn numeric_notation_in_pairs() {
-        let expected = vec![(7, 7), (8, 8)];
+        let expected = vec![Point::new(7, 7), Point::new(8, 8)];
         assert_eq!(parse_moves("7,7 8,8").unwrap(), expected);
         assert_eq!(parse_moves("7,7;8,8").unwrap(), expected);
         assert_eq!(parse_moves(" 7 , 7 , 8 , 8 ").unwrap(), expected);

@@ -39,8 +39,8 @@ pub struct PvLine {
     pub pv: Vec<Cell>,
 }
 
-/// The outcome of a search.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The outcome of a search (`default()`: no search, no move).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchResult {
     /// The move to play; always legal, so `None` when no move is: on a decided board, and
     /// for renju's black with only forbidden points left (see

@@ -9,8 +9,9 @@
 //! | `CaroExact` | 9        | unless both ends are blocked by the opponent | neither wins nor ends | |
 //!
 //! The win test that applies a rule is [`crate::win`]; renju's forbidden points are
-//! [`crate::renju`]. They need the line patterns, which only 15×15 boards keep: on the small
-//! boards, whose lines span the board, all rules coincide and renju forbids nothing.
+//! [`crate::renju`]. They need the line patterns, which every board larger than 5×5 keeps:
+//! on the small boards, whose lines span the board, all rules coincide and renju forbids
+//! nothing.
 
 use std::fmt;
 use std::str::FromStr;
@@ -60,7 +61,12 @@ impl Rule {
         }
     }
 
-    /// The rule of a Gomocup `INFO rule` bitmask (0, 1, 2, 4, 8, 9), if mnk plays it.
+    /// Every Gomocup `INFO rule` code mnk plays, in order: 0 freestyle, 1 standard, 2 and 4
+    /// renju, 8 caro, 9 caro with exactly five.
+    pub const PROTOCOL_CODES: [u32; 6] = [0, 1, 2, 4, 8, 9];
+
+    /// The rule of a Gomocup `INFO rule` bitmask (see [`Rule::PROTOCOL_CODES`]), if mnk
+    /// plays it.
     pub const fn from_protocol(code: u32) -> Option<Rule> {
         match code {
             0 => Some(Rule::Freestyle),
@@ -69,6 +75,18 @@ impl Rule {
             8 => Some(Rule::Caro),
             9 => Some(Rule::CaroExact),
             _ => None,
+        }
+    }
+
+    /// The `INFO rule` code a manager sends for the rule (4 for renju, as Gomocup's
+    /// managers send it; 2 means renju too).
+    pub const fn protocol_code(self) -> u32 {
+        match self {
+            Rule::Freestyle => 0,
+            Rule::Standard => 1,
+            Rule::Renju => 4,
+            Rule::Caro => 8,
+            Rule::CaroExact => 9,
         }
     }
 }
@@ -117,6 +135,11 @@ mod tests {
         assert_eq!(Rule::from_protocol(8), Some(Rule::Caro));
         assert_eq!(Rule::from_protocol(9), Some(Rule::CaroExact));
         assert_eq!(Rule::from_protocol(3), None);
+        for rule in Rule::ALL {
+            assert_eq!(Rule::from_protocol(rule.protocol_code()), Some(rule));
+        }
+        let played: Vec<u32> = (0..1024).filter(|&c| Rule::from_protocol(c).is_some()).collect();
+        assert_eq!(played, Rule::PROTOCOL_CODES);
     }
 
     #[test]

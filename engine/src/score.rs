@@ -67,6 +67,25 @@ pub fn format_score(score: Score) -> String {
     }
 }
 
+/// The score [`format_score`] wrote: `+M5`, `-M4` or a number within the evaluation's range.
+///
+/// ```
+/// use mnk_engine::score::{format_score, parse_score, win_in};
+/// assert_eq!(parse_score("+M5"), Some(win_in(5)));
+/// assert_eq!(parse_score(&format_score(-37)), Some(-37));
+/// assert_eq!(parse_score("M5"), None);
+/// ```
+pub fn parse_score(text: &str) -> Option<Score> {
+    let plies = |digits: &str| digits.parse::<usize>().ok().filter(|&n| n <= MAX_PLY);
+    if let Some(digits) = text.strip_prefix("+M") {
+        Some(win_in(plies(digits)?))
+    } else if let Some(digits) = text.strip_prefix("-M") {
+        Some(loss_in(plies(digits)?))
+    } else {
+        text.parse::<Score>().ok().filter(|score| score.abs() <= MAX_EVAL)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,5 +104,13 @@ mod tests {
         assert_eq!(format_score(-37), "-37");
         assert_eq!(mate_plies(0), None);
         assert!(is_decisive(loss_in(200)) && !is_decisive(MAX_EVAL));
+        for score in
+            [win_in(1), win_in(MAX_PLY), loss_in(2), loss_in(MAX_PLY), 0, MAX_EVAL, -MAX_EVAL]
+        {
+            assert_eq!(parse_score(&format_score(score)), Some(score), "{score}");
+        }
+        for bad in ["", "+M", "M3", "+M-1", "x", "99999", "+3"] {
+            assert_eq!(parse_score(bad), if bad == "+3" { Some(3) } else { None }, "{bad}");
+        }
     }
 }

@@ -133,6 +133,28 @@ impl Strength {
     }
 }
 
+/// A playing level: a strength and the seed of its draw among moves (see
+/// [`Strength::choose`]; the draw also depends on the position, so games differ move by
+/// move).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// The strength.
+    pub strength: Strength,
+    /// The seed of the draws below full strength.
+    pub seed: u64,
+}
+
+impl Level {
+    /// Full strength, which draws nothing.
+    pub const FULL: Level = Level { strength: Strength::full(), seed: 0 };
+}
+
+impl Default for Level {
+    fn default() -> Self {
+        Level::FULL
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,21 +1,24 @@
-//! Commands: frames parsed into a typed enum. Lenient in: any case, extra spaces, `x, y`.
-//! Syntax problems become [`Command::Invalid`] (answered `ERROR`), unknown words
-//! [`Command::Unknown`] (answered `UNKNOWN`); `INFO` values are typed ([`Info`]), and a bad
-//! one becomes [`Command::BadInfo`].
+//! Commands: frames parsed into a typed enum, and printed back. Lenient in: any case,
+//! extra spaces, `x, y`; exact out: [`Command`]'s `Display` writes the line (or block) a
+//! manager sends, which parses back to the same command (mnk's match manager and the tests
+//! send commands so). Syntax problems become [`Command::Invalid`] (answered `ERROR`),
+//! unknown words [`Command::Unknown`] (answered `UNKNOWN`); `INFO` values are typed
+//! ([`Setting`]), and a bad one becomes [`Command::BadInfo`].
 
 use std::fmt;
 
+use mnk_engine::engine::MAX_NBEST;
+use mnk_engine::notation::PointError;
 use mnk_engine::score::{MAX_EVAL, Score};
-use mnk_engine::search::MAX_LINES;
 use mnk_engine::strength::Strength;
 
 use crate::framing::{BlockKind, Frame, MAX_LINE_BYTES};
 
-/// A coordinate pair as the protocol writes it: `x,y`, column then row, from 0.
-pub type Point = (usize, usize);
+pub use mnk_engine::notation::Point;
 
-/// Largest coordinate the parser accepts (anything larger is certainly off the board).
-const MAX_COORDINATE: usize = 1_000;
+/// Largest board side the parser accepts in `START` (anything larger is refused as
+/// unsupported, after parsing).
+const MAX_SIDE_PARSED: usize = 1_000;
 
 /// Whose stone a line of a `BOARD` or `YXBOARD` block places (its third field).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -39,14 +42,14 @@ pub struct BoardStone {
 
 /// A setting the manager sends with `INFO key value`, its value typed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Info {
+pub enum Setting {
     /// `timeout_turn`: milliseconds a move (0: answer at once).
     TimeoutTurn(u64),
     /// `timeout_match`: milliseconds a game (0: no game clock).
     TimeoutMatch(u64),
     /// `time_left`: milliseconds left on the game clock (a negative value, which some
-    /// managers send once the clock has run out, is 0).
-    TimeLeft(u64),
+    /// managers send once the clock has run out, counts as 0).
+    TimeLeft(i64),
     /// `time_increment` (Yixin-Board, Rapfi): milliseconds the game clock gains after each
     /// move.
     TimeIncrement(u64),
@@ -57,8 +60,9 @@ pub enum Info {
     HashSizeKb(u64),
     /// `rule`: the Gomocup rule code (0, 1, 2, 4, 8, 9; others are refused at the next move).
     Rule(u32),
-    /// `max_depth`: the deepest iteration (`None`: 0, no limit).
-    MaxDepth(Option<u32>),
+    /// `max_depth`: the deepest iteration (`None`: 0, no limit; mnk searches at most 255
+    /// plies deep).
+    MaxDepth(Option<u64>),
     /// `max_node`: the most nodes a search may visit (`None`: 0, no limit).
     MaxNode(Option<u64>),
     /// `thread_num`: search threads (the session clamps it to what it supports).
@@ -69,8 +73,33 @@ pub enum Info {
     Strength(Strength),
     /// `messages` (mnk's own): whether progress lines are sent.
     Messages(bool),
-    /// Any other key (`game_type`, `folder`, `evaluate`, ...): accepted and not needed.
-    Ignored(String),
+    /// Any other key (`game_type`, `folder`, `evaluate`, ...) and its value: accepted and
+    /// not needed.
+    Ignored(String, String),
+}
+
+impl fmt::Display for Setting {
+    /// `key value`, as after `INFO`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let flag = |on: bool| u8::from(on);
+        match self {
+            Setting::TimeoutTurn(ms) => write!(f, "timeout_turn {ms}"),
+            Setting::TimeoutMatch(ms) => write!(f, "timeout_match {ms}"),
+            Setting::TimeLeft(ms) => write!(f, "time_left {ms}"),
+            Setting::TimeIncrement(ms) => write!(f, "time_increment {ms}"),
+            Setting::MaxMemory(bytes) => write!(f, "max_memory {bytes}"),
+            Setting::HashSizeKb(kb) => write!(f, "hash_size {kb}"),
+            Setting::Rule(code) => write!(f, "rule {code}"),
+            Setting::MaxDepth(depth) => write!(f, "max_depth {}", depth.unwrap_or(0)),
+            Setting::MaxNode(nodes) => write!(f, "max_node {}", nodes.unwrap_or(0)),
+            Setting::ThreadNum(n) => write!(f, "thread_num {n}"),
+            Setting::Pondering(on) => write!(f, "pondering {}", flag(*on)),
+            Setting::Strength(strength) => write!(f, "strength {}", strength.level()),
+            Setting::Messages(on) => write!(f, "messages {}", flag(*on)),
+            Setting::Ignored(key, value) if value.is_empty() => f.write_str(key),
+            Setting::Ignored(key, value) => write!(f, "{key} {value}"),
+        }
+    }
 }
 
 /// What is wrong with the arguments of a known command. The texts quoted are echoed
@@ -94,7 +123,7 @@ pub enum ArgumentError {
     MissingSize,
     /// A size that is not a number (or two).
     NotASize(String),
-    /// `YXNBEST` without a count of 1 to [`MAX_LINES`].
+    /// `YXNBEST` without a count of 1 to [`MAX_NBEST`].
     NotALineCount(String),
     /// `PERFT` without a depth.
     NotADepth(String),
@@ -121,7 +150,7 @@ impl fmt::Display for ArgumentError {
             ArgumentError::MissingSize => f.write_str("expected a board size"),
             ArgumentError::NotASize(got) => write!(f, "bad board size '{got}'"),
             ArgumentError::NotALineCount(got) => {
-                write!(f, "expected a number of moves from 1 to {MAX_LINES}, got '{got}'")
+                write!(f, "expected a number of moves from 1 to {MAX_NBEST}, got '{got}'")
             }
             ArgumentError::NotADepth(got) => write!(f, "expected a depth, got '{got}'"),
             ArgumentError::NotAScore(got) => {
@@ -184,7 +213,7 @@ pub enum Command {
     /// `SWAP2BOARD` … `DONE`.
     Swap2Board(Vec<Point>),
     /// `INFO key value`.
-    Info(Info),
+    Info(Setting),
     /// `INFO key value` with a value that does not fit the key
     /// ([`ArgumentError::BadInfoValue`]): reported with the next move, since managers read
     /// no answer to `INFO`.
@@ -222,7 +251,7 @@ pub enum Command {
         /// The score aimed at, for the side to move after the stones (0 if not given).
         target: Score,
     },
-    /// `YXNBEST N`: report the N best moves (1..=[`MAX_LINES`]), then play the best.
+    /// `YXNBEST N`: report the N best moves (1..=[`MAX_NBEST`]), then play the best.
     YxNbest(usize),
     /// `PERFT d` (extension).
     Perft(u32),
@@ -251,8 +280,9 @@ impl Command {
     /// The command of the line `INFO key value` (`key` in any case).
     ///
     /// ```
-    /// use mnk_protocol::command::{Command, Info};
-    /// assert_eq!(Command::info("Timeout_Turn", "1000"), Command::Info(Info::TimeoutTurn(1000)));
+    /// use mnk_protocol::command::{Command, Setting};
+    /// let turn = Command::info("Timeout_Turn", "1000");
+    /// assert_eq!(turn, Command::Info(Setting::TimeoutTurn(1000)));
     /// assert!(matches!(Command::info("timeout_turn", "soon"), Command::BadInfo(_)));
     /// ```
     pub fn info(key: &str, value: &str) -> Command {
@@ -268,8 +298,106 @@ impl Command {
     }
 }
 
+/// Writes a block: its word, one line per item, `DONE`.
+fn write_block<T: fmt::Display>(
+    f: &mut fmt::Formatter<'_>,
+    kind: BlockKind,
+    items: &[T],
+) -> fmt::Result {
+    writeln!(f, "{}", kind.word())?;
+    for item in items {
+        writeln!(f, "{item}")?;
+    }
+    f.write_str("DONE")
+}
+
+impl fmt::Display for BoardStone {
+    /// `x,y,field` as in a `BOARD` block.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let field = match self.field {
+            Field::Own => 1,
+            Field::Opponent => 2,
+            Field::Continuous => 3,
+        };
+        write!(f, "{},{field}", self.point)
+    }
+}
+
+impl fmt::Display for Command {
+    /// The line a manager sends for the command — several lines, the last `DONE`, for a
+    /// block — which parses back to the same command. A known command with bad arguments
+    /// is written as its word and the text it refused (where it kept it), an unknown one as
+    /// its text: each parses back to a refusal of the same word.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Start { width, height } if width == height => write!(f, "START {width}"),
+            Command::Start { width, height } => write!(f, "RECTSTART {width},{height}"),
+            Command::Restart => f.write_str("RESTART"),
+            Command::Begin => f.write_str("BEGIN"),
+            Command::Turn(point) => write!(f, "TURN {point}"),
+            Command::Board(stones) => write_block(f, BlockKind::Board, stones),
+            Command::YxBoard(stones) => write_block(f, BlockKind::YxBoard, stones),
+            Command::Swap2Board(points) => write_block(f, BlockKind::Swap2Board, points),
+            Command::Info(setting) => write!(f, "INFO {setting}"),
+            Command::BadInfo(InvalidCommand {
+                error: ArgumentError::BadInfoValue { key, value },
+                ..
+            }) => write!(f, "INFO {key} {value}"),
+            Command::Takeback(point) => write!(f, "TAKEBACK {point}"),
+            Command::Play(point) => write!(f, "PLAY {point}"),
+            Command::End => f.write_str("END"),
+            Command::About => f.write_str("ABOUT"),
+            Command::Stop => f.write_str("YXSTOP"),
+            Command::YxShowForbid => f.write_str("YXSHOWFORBID"),
+            Command::YxBlock(points) => write_block(f, BlockKind::YxBlock, points),
+            Command::YxBlockUndo(points) => write_block(f, BlockKind::YxBlockUndo, points),
+            Command::YxBlockReset => f.write_str("YXBLOCKRESET"),
+            Command::YxShowInfo => f.write_str("YXSHOWINFO"),
+            Command::YxHashClear => f.write_str("YXHASHCLEAR"),
+            Command::YxSearchDefend => f.write_str("YXSEARCHDEFEND"),
+            Command::YxBalance { stones, target } => {
+                let word = if *stones == 1 { "YXBALANCEONE" } else { "YXBALANCETWO" };
+                write!(f, "{word} {target}")
+            }
+            Command::YxNbest(n) => write!(f, "YXNBEST {n}"),
+            Command::Perft(depth) => write!(f, "PERFT {depth}"),
+            Command::Show => f.write_str("SHOW"),
+            Command::Eval => f.write_str("EVAL"),
+            Command::Solve => f.write_str("SOLVE"),
+            Command::Invalid(invalid) | Command::BadInfo(invalid) => {
+                let got = match &invalid.error {
+                    ArgumentError::Unexpected(got)
+                    | ArgumentError::NotAPoint(got)
+                    | ArgumentError::NotASize(got)
+                    | ArgumentError::NotALineCount(got)
+                    | ArgumentError::NotADepth(got)
+                    | ArgumentError::NotAScore(got)
+                    | ArgumentError::NotAStone(got)
+                    | ArgumentError::NotAField(got) => got.as_str(),
+                    _ => "",
+                };
+                let block = [
+                    BlockKind::Board,
+                    BlockKind::YxBoard,
+                    BlockKind::Swap2Board,
+                    BlockKind::YxBlock,
+                    BlockKind::YxBlockUndo,
+                ]
+                .into_iter()
+                .find(|kind| kind.word() == invalid.command);
+                match block {
+                    Some(kind) => write!(f, "{}\n{got}?\nDONE", kind.word()),
+                    None if got.is_empty() => f.write_str(invalid.command),
+                    None => write!(f, "{} {got}", invalid.command),
+                }
+            }
+            Command::Unknown(text) => f.write_str(text),
+        }
+    }
+}
+
 /// The typed value of `INFO key value` (`key` lower case), or `None` if it does not fit.
-fn parse_info(key: &str, value: &str) -> Option<Info> {
+fn parse_info(key: &str, value: &str) -> Option<Setting> {
     let number = || value.parse::<u64>().ok();
     let flag = || match value {
         "0" => Some(false),
@@ -277,23 +405,20 @@ fn parse_info(key: &str, value: &str) -> Option<Info> {
         _ => None,
     };
     Some(match key {
-        "timeout_turn" => Info::TimeoutTurn(number()?),
-        "timeout_match" => Info::TimeoutMatch(number()?),
-        "time_left" => Info::TimeLeft(value.parse::<i64>().ok()?.max(0).unsigned_abs()),
-        "time_increment" => Info::TimeIncrement(number()?),
-        "max_memory" => Info::MaxMemory(number()?),
-        "hash_size" => Info::HashSizeKb(number()?),
-        "rule" => Info::Rule(u32::try_from(number()?).ok()?),
-        "max_depth" => Info::MaxDepth(match number()? {
-            0 => None,
-            depth => Some(u32::try_from(depth.min(255)).expect("at most 255")),
-        }),
-        "max_node" => Info::MaxNode(Some(number()?).filter(|&n| n > 0)),
-        "thread_num" => Info::ThreadNum(number()?),
-        "messages" => Info::Messages(flag()?),
-        "pondering" => Info::Pondering(flag()?),
-        "strength" => Info::Strength(Strength::new(u32::try_from(number()?).ok()?)?),
-        other => Info::Ignored(echo(other)),
+        "timeout_turn" => Setting::TimeoutTurn(number()?),
+        "timeout_match" => Setting::TimeoutMatch(number()?),
+        "time_left" => Setting::TimeLeft(value.parse::<i64>().ok()?),
+        "time_increment" => Setting::TimeIncrement(number()?),
+        "max_memory" => Setting::MaxMemory(number()?),
+        "hash_size" => Setting::HashSizeKb(number()?),
+        "rule" => Setting::Rule(u32::try_from(number()?).ok()?),
+        "max_depth" => Setting::MaxDepth(Some(number()?).filter(|&depth| depth > 0)),
+        "max_node" => Setting::MaxNode(Some(number()?).filter(|&n| n > 0)),
+        "thread_num" => Setting::ThreadNum(number()?),
+        "messages" => Setting::Messages(flag()?),
+        "pondering" => Setting::Pondering(flag()?),
+        "strength" => Setting::Strength(Strength::new(u32::try_from(number()?).ok()?)?),
+        other => Setting::Ignored(other.to_string(), value.to_string()),
     })
 }
 
@@ -337,7 +462,7 @@ fn parse_line(line: &str) -> Command {
     match word.to_ascii_uppercase().as_str() {
         "START" => parse_start(rest),
         "RECTSTART" => {
-            point_command("RECTSTART", rest, |(width, height)| Command::Start { width, height })
+            point_command("RECTSTART", rest, |p| Command::Start { width: p.x, height: p.y })
         }
         "RESTART" => no_args("RESTART", Command::Restart),
         "BEGIN" => no_args("BEGIN", Command::Begin),
@@ -356,7 +481,7 @@ fn parse_line(line: &str) -> Command {
         "TAKEBACK" => point_command("TAKEBACK", rest, Command::Takeback),
         "PLAY" => point_command("PLAY", rest, Command::Play),
         "YXNBEST" => match rest.parse::<usize>() {
-            Ok(n) if (1..=MAX_LINES).contains(&n) => Command::YxNbest(n),
+            Ok(n) if (1..=MAX_NBEST).contains(&n) => Command::YxNbest(n),
             _ => invalid("YXNBEST", ArgumentError::NotALineCount(echo(rest))),
         },
         "YXBALANCEONE" => parse_balance("YXBALANCEONE", 1, rest),
@@ -383,7 +508,7 @@ fn parse_line(line: &str) -> Command {
 fn parse_start(rest: &str) -> Command {
     let numbers: Vec<&str> =
         rest.split(|c: char| c.is_whitespace() || c == ',').filter(|s| !s.is_empty()).collect();
-    let parse = |s: &str| s.parse::<usize>().ok().filter(|&n| n <= MAX_COORDINATE);
+    let parse = |s: &str| s.parse::<usize>().ok().filter(|&n| n <= MAX_SIDE_PARSED);
     match numbers.as_slice() {
         [n] => match parse(n) {
             Some(n) => Command::Start { width: n, height: n },
@@ -404,19 +529,14 @@ fn point_command(word: &'static str, rest: &str, make: impl Fn(Point) -> Command
     }
 }
 
-/// Parses `x,y` (spaces around the comma allowed).
+/// Parses `x,y` (spaces around the comma allowed; see [`Point`]).
 pub fn parse_point(text: &str) -> Result<Point, ArgumentError> {
-    let not_a_point = || ArgumentError::NotAPoint(echo(text));
-    let (x, y) = text.split_once(',').ok_or_else(not_a_point)?;
-    let coordinate = |s: &str| {
-        let s = s.trim();
-        match s.parse::<usize>() {
-            Ok(v) if v <= MAX_COORDINATE => Ok(v),
-            Ok(_) => Err(ArgumentError::CoordinateOutOfRange(echo(s))),
-            Err(_) => Err(not_a_point()),
+    text.parse::<Point>().map_err(|error| match error {
+        PointError::NotAPoint => ArgumentError::NotAPoint(echo(text)),
+        PointError::OutOfRange(coordinate) => {
+            ArgumentError::CoordinateOutOfRange(echo(&coordinate))
         }
-    };
-    Ok((coordinate(x)?, coordinate(y)?))
+    })
 }
 
 fn parse_block(kind: BlockKind, lines: &[String]) -> Command {
@@ -472,6 +592,10 @@ fn parse_stone(line: &str) -> Result<BoardStone, ArgumentError> {
 mod tests {
     use super::*;
 
+    fn p(x: usize, y: usize) -> Point {
+        Point::new(x, y)
+    }
+
     fn line(s: &str) -> Command {
         Command::parse(&Frame::Line(s.to_string()))
     }
@@ -492,30 +616,30 @@ mod tests {
 
     #[test]
     fn moves_parse_leniently() {
-        assert_eq!(line("TURN 7,8"), Command::Turn((7, 8)));
-        assert_eq!(line("turn 7 , 8"), Command::Turn((7, 8)));
-        assert_eq!(line("TAKEBACK 0,0"), Command::Takeback((0, 0)));
-        assert_eq!(line("play 1,2"), Command::Play((1, 2)));
-        for bad in ["TURN", "TURN -1,3", "TURN 1,2,3", "TURN 5000,3"] {
+        assert_eq!(line("TURN 7,8"), Command::Turn(p(7, 8)));
+        assert_eq!(line("turn 7 , 8"), Command::Turn(p(7, 8)));
+        assert_eq!(line("TAKEBACK 0,0"), Command::Takeback(p(0, 0)));
+        assert_eq!(line("play 1,2"), Command::Play(p(1, 2)));
+        for bad in ["TURN", "TURN -1,3", "TURN 1,2,3", "TURN 50000,3"] {
             assert!(is_invalid(&line(bad)), "{bad}");
         }
-        let Command::Invalid(error) = line("TURN 5000,3") else { unreachable!() };
-        assert_eq!(error.to_string(), "TURN: coordinate 5000 out of range");
+        let Command::Invalid(error) = line("TURN 50000,3") else { unreachable!() };
+        assert_eq!(error.to_string(), "TURN: coordinate 50000 out of range");
     }
 
     #[test]
     fn info_keys_are_lower_cased_and_values_typed() {
-        assert_eq!(line("INFO Timeout_Turn 1000"), Command::Info(Info::TimeoutTurn(1000)));
-        assert_eq!(line("INFO time_left -30"), Command::Info(Info::TimeLeft(0)));
-        assert_eq!(line("INFO max_depth 0"), Command::Info(Info::MaxDepth(None)));
-        assert_eq!(line("INFO max_depth 900"), Command::Info(Info::MaxDepth(Some(255))));
-        assert_eq!(line("INFO max_node 0"), Command::Info(Info::MaxNode(None)));
-        assert_eq!(line("INFO rule 4"), Command::Info(Info::Rule(4)));
-        assert_eq!(line("INFO hash_size 65536"), Command::Info(Info::HashSizeKb(65_536)));
-        assert_eq!(line("INFO time_increment 100"), Command::Info(Info::TimeIncrement(100)));
-        assert_eq!(line("INFO pondering 1"), Command::Info(Info::Pondering(true)));
+        assert_eq!(line("INFO Timeout_Turn 1000"), Command::Info(Setting::TimeoutTurn(1000)));
+        assert_eq!(line("INFO time_left -30"), Command::Info(Setting::TimeLeft(-30)));
+        assert_eq!(line("INFO max_depth 0"), Command::Info(Setting::MaxDepth(None)));
+        assert_eq!(line("INFO max_depth 900"), Command::Info(Setting::MaxDepth(Some(900))));
+        assert_eq!(line("INFO max_node 0"), Command::Info(Setting::MaxNode(None)));
+        assert_eq!(line("INFO rule 4"), Command::Info(Setting::Rule(4)));
+        assert_eq!(line("INFO hash_size 65536"), Command::Info(Setting::HashSizeKb(65_536)));
+        assert_eq!(line("INFO time_increment 100"), Command::Info(Setting::TimeIncrement(100)));
+        assert_eq!(line("INFO pondering 1"), Command::Info(Setting::Pondering(true)));
         let strength = Strength::new(40).unwrap();
-        assert_eq!(line("INFO strength 40"), Command::Info(Info::Strength(strength)));
+        assert_eq!(line("INFO strength 40"), Command::Info(Setting::Strength(strength)));
         assert_eq!(line("yxshowinfo"), Command::YxShowInfo);
         assert_eq!(line("YXHASHCLEAR"), Command::YxHashClear);
         assert_eq!(line("yxsearchdefend"), Command::YxSearchDefend);
@@ -524,9 +648,15 @@ mod tests {
         for bad in ["YXBALANCEONE even", "YXBALANCETWO 99999999", "YXBALANCEONE 1 2"] {
             assert!(is_invalid(&line(bad)), "{bad}");
         }
-        assert_eq!(line("INFO messages 0"), Command::Info(Info::Messages(false)));
-        assert_eq!(line("INFO folder"), Command::Info(Info::Ignored("folder".into())));
-        assert_eq!(line("INFO evaluate 3,3"), Command::Info(Info::Ignored("evaluate".into())));
+        assert_eq!(line("INFO messages 0"), Command::Info(Setting::Messages(false)));
+        assert_eq!(
+            line("INFO folder"),
+            Command::Info(Setting::Ignored("folder".into(), String::new()))
+        );
+        assert_eq!(
+            line("INFO evaluate 3,3"),
+            Command::Info(Setting::Ignored("evaluate".into(), "3,3".into()))
+        );
         assert!(is_invalid(&line("INFO")));
         for bad in [
             "INFO timeout_turn soon",
@@ -560,8 +690,8 @@ mod tests {
         assert_eq!(
             Command::parse(&board),
             Command::Board(vec![
-                BoardStone { point: (7, 7), field: Field::Own },
-                BoardStone { point: (8, 8), field: Field::Opponent }
+                BoardStone { point: p(7, 7), field: Field::Own },
+                BoardStone { point: p(8, 8), field: Field::Opponent }
             ])
         );
         let bad = Frame::Block(BlockKind::Board, Some(vec!["7,7,4".into()]));
@@ -572,13 +702,94 @@ mod tests {
         let swap = Frame::Block(BlockKind::Swap2Board, Some(vec![]));
         assert_eq!(Command::parse(&swap), Command::Swap2Board(vec![]));
         let block = Frame::Block(BlockKind::YxBlock, Some(vec!["7,7".into(), "8,8,1".into()]));
-        assert_eq!(Command::parse(&block), Command::YxBlock(vec![(7, 7), (8, 8)]));
+        assert_eq!(Command::parse(&block), Command::YxBlock(vec![p(7, 7), p(8, 8)]));
         let undo = Frame::Block(BlockKind::YxBlockUndo, Some(vec!["7,7".into()]));
-        assert_eq!(Command::parse(&undo), Command::YxBlockUndo(vec![(7, 7)]));
+        assert_eq!(Command::parse(&undo), Command::YxBlockUndo(vec![p(7, 7)]));
         let bad = Frame::Block(BlockKind::YxBlock, Some(vec!["7;7".into()]));
         assert!(is_invalid(&Command::parse(&bad)));
         assert_eq!(line("yxblockreset"), Command::YxBlockReset);
         let long = Frame::Block(BlockKind::YxBoard, None);
         assert!(is_invalid(&Command::parse(&long)));
+    }
+
+    /// The commands a manager sends, one of each kind: each prints as the protocol writes
+    /// it and parses back to itself.
+    #[test]
+    fn every_command_prints_and_parses_back() {
+        let stones = vec![
+            BoardStone { point: p(7, 7), field: Field::Opponent },
+            BoardStone { point: p(8, 8), field: Field::Own },
+            BoardStone { point: p(0, 0), field: Field::Continuous },
+        ];
+        let settings = [
+            Setting::TimeoutTurn(1000),
+            Setting::TimeoutMatch(0),
+            Setting::TimeLeft(-30),
+            Setting::TimeIncrement(100),
+            Setting::MaxMemory(367_001_600),
+            Setting::HashSizeKb(65_536),
+            Setting::Rule(4),
+            Setting::MaxDepth(Some(900)),
+            Setting::MaxDepth(None),
+            Setting::MaxNode(Some(20_000)),
+            Setting::ThreadNum(2),
+            Setting::Pondering(true),
+            Setting::Strength(Strength::new(40).unwrap()),
+            Setting::Messages(false),
+            Setting::Ignored("folder".into(), "/tmp/a b".into()),
+            Setting::Ignored("evaluate".into(), String::new()),
+        ];
+        let mut commands = vec![
+            Command::Start { width: 15, height: 15 },
+            Command::Start { width: 20, height: 15 },
+            Command::Restart,
+            Command::Begin,
+            Command::Turn(p(7, 8)),
+            Command::Board(stones.clone()),
+            Command::Board(vec![]),
+            Command::YxBoard(stones),
+            Command::Swap2Board(vec![p(7, 7), p(8, 8), p(11, 4)]),
+            Command::Swap2Board(vec![]),
+            Command::Takeback(p(0, 0)),
+            Command::Play(p(21, 21)),
+            Command::End,
+            Command::About,
+            Command::Stop,
+            Command::YxShowForbid,
+            Command::YxBlock(vec![p(1, 2), p(3, 4)]),
+            Command::YxBlockUndo(vec![p(1, 2)]),
+            Command::YxBlockReset,
+            Command::YxShowInfo,
+            Command::YxHashClear,
+            Command::YxSearchDefend,
+            Command::YxBalance { stones: 1, target: 0 },
+            Command::YxBalance { stones: 2, target: -40 },
+            Command::YxNbest(3),
+            Command::Perft(4),
+            Command::Show,
+            Command::Eval,
+            Command::Solve,
+            Command::Unknown("FROBNICATE now".into()),
+        ];
+        commands.extend(settings.into_iter().map(Command::Info));
+        for command in commands {
+            let text = command.to_string();
+            let mut framer = crate::framing::Framer::new();
+            let frames: Vec<Frame> = text.lines().filter_map(|l| framer.push(l)).collect();
+            assert_eq!(frames.len(), 1, "{text:?}");
+            assert_eq!(Command::parse(&frames[0]), command, "{text:?}");
+        }
+    }
+
+    /// A refused command prints as its word and what it refused, which parses back to a
+    /// refusal of the same word.
+    #[test]
+    fn refused_commands_print_as_refusals_of_their_word() {
+        for text in ["TURN 7", "START x", "YXNBEST 0", "PERFT deep", "BEGIN now", "INFO max_node x"]
+        {
+            let command = line(text);
+            assert!(matches!(command, Command::Invalid(_) | Command::BadInfo(_)), "{text}");
+            assert_eq!(line(&command.to_string()), command, "{text}");
+        }
     }
 }

@@ -35,8 +35,8 @@ enum Event {
     /// A line of input, and when it was read.
     Line(String, Instant),
     Eof,
-    Progress(Response),
-    Done(JobOutcome),
+    Progress(Box<Response>),
+    Done(Box<JobOutcome>),
     /// The job panicked, with this message.
     Failed(String),
 }
@@ -108,10 +108,10 @@ pub fn run_session<R: Read + Send + 'static, W: Write>(
                 }
             }
             Event::Eof => return Ok(()),
-            Event::Progress(line) => write_lines(&mut out, &[line])?,
+            Event::Progress(line) => write_lines(&mut out, &[*line])?,
             Event::Done(outcome) => {
                 (thinking, pondering) = (None, false);
-                write_lines(&mut out, &session.finish(outcome))?;
+                write_lines(&mut out, &session.finish(*outcome))?;
             }
             Event::Failed(message) => {
                 (thinking, pondering) = (None, false);
@@ -129,11 +129,11 @@ fn spawn_job(job: Box<crate::session::Job>, tx: &Sender<Event>) -> io::Result<St
             // A panic in the job is a bug; it must not leave the manager without an answer.
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 job.run(flag, &mut |line| {
-                    let _ = tx.send(Event::Progress(line));
+                    let _ = tx.send(Event::Progress(Box::new(line)));
                 })
             }));
             let _ = tx.send(match run {
-                Ok(outcome) => Event::Done(outcome),
+                Ok(outcome) => Event::Done(Box::new(outcome)),
                 Err(payload) => Event::Failed(panic_message(payload.as_ref())),
             });
         },

@@ -130,12 +130,12 @@ impl fmt::Display for SessionError {
             SessionError::BeginNeedsAnEmptyBoard => {
                 f.write_str("BEGIN needs an empty board (use BOARD for a position)")
             }
-            SessionError::IllegalMove { command, point: (x, y), error } => {
-                write!(f, "{command} {x},{y}: {error}")
+            SessionError::IllegalMove { command, point, error } => {
+                write!(f, "{command} {point}: {error}")
             }
-            SessionError::TurnEndsTheGame((x, y)) => write!(f, "TURN {x},{y} ends the game"),
-            SessionError::ListedTwice { kind, point: (x, y) } => {
-                write!(f, "{} {x},{y}: {x},{y} is listed twice", kind.word())
+            SessionError::TurnEndsTheGame(point) => write!(f, "TURN {point} ends the game"),
+            SessionError::ListedTwice { kind, point } => {
+                write!(f, "{} {point}: {point} is listed twice", kind.word())
             }
             SessionError::StoneCounts { kind, own, opponent } => write!(
                 f,
@@ -146,11 +146,11 @@ impl fmt::Display for SessionError {
             SessionError::GameDecided => f.write_str("the game is already decided"),
             SessionError::NoLegalMove => f.write_str("no legal move"),
             SessionError::Internal(message) => write!(f, "internal error: {message}"),
-            SessionError::TakebackNotLast { point: (x, y), last: (lx, ly) } => {
-                write!(f, "TAKEBACK {x},{y}: the last move is {lx},{ly}")
+            SessionError::TakebackNotLast { point, last } => {
+                write!(f, "TAKEBACK {point}: the last move is {last}")
             }
-            SessionError::TakebackOnEmpty((x, y)) => {
-                write!(f, "TAKEBACK {x},{y}: the board is empty")
+            SessionError::TakebackOnEmpty(point) => {
+                write!(f, "TAKEBACK {point}: the board is empty")
             }
             SessionError::NeedsGomokuBoard(command) => {
                 write!(f, "{command} needs a board larger than 5x5")

@@ -17,6 +17,6 @@ pub mod driver;
 pub mod error;
 pub mod framing;
 pub mod manager;
-pub mod player;
+pub mod progress;
 pub mod response;
 pub mod session;

@@ -14,9 +14,9 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use cli::{Cli, CliError, Tool};
+use mnk_engine::engine::Player;
 use mnk_protocol::command::Command;
 use mnk_protocol::driver;
-use mnk_protocol::player::Player;
 use mnk_protocol::session::Session;
 
 fn main() -> ExitCode {

@@ -1,13 +1,17 @@
 //! Drives a real `pbrain-mnk` process over its pipes, as a manager would: the manager's own
 //! [`EngineProcess`], with the assertions a test wants (every failure panics with what
-//! went wrong).
+//! went wrong). Tests send [`Command`]s and read [`Response`]s, or, to test the wire itself
+//! (transcripts, malformed input), raw lines.
 
 #![allow(dead_code, unreachable_pub)]
 
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use mnk_protocol::manager::engine::{EngineProcess, is_chatter};
+use mnk_engine::notation::Point;
+use mnk_protocol::command::Command;
+use mnk_protocol::manager::process::{EngineProcess, is_chatter};
+use mnk_protocol::response::Response;
 
 /// Generous limit for an answer that should come at once (CI machines can be slow).
 pub const PROMPT: Duration = Duration::from_secs(10);
@@ -24,7 +28,7 @@ impl Engine {
     /// Starts the binary with `args` (`["classroom"]`: the protocol, played by the classroom
     /// program), its stderr kept for [`Engine::stderr`].
     pub fn start_with(args: &[&str]) -> Engine {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_pbrain-mnk"));
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_pbrain-mnk"));
         command.args(args).stderr(Stdio::piped()).env_remove("RUST_LOG");
         Engine(EngineProcess::spawn_command(command, "pbrain-mnk").expect("the engine starts"))
     }
@@ -34,9 +38,21 @@ impl Engine {
         self.0.send_raw(text).expect("the engine reads its input");
     }
 
-    /// Sends one line.
+    /// Sends one line as it is.
     pub fn send(&mut self, line: &str) {
-        self.0.send(line).expect("the engine reads its input");
+        self.0.send_line(line).expect("the engine reads its input");
+    }
+
+    /// Sends `command`.
+    pub fn send_command(&mut self, command: &Command) {
+        self.0.send(command).expect("the engine reads its input");
+    }
+
+    /// Sends `command` and returns its answer (the next response that is not progress).
+    pub fn ask_command(&mut self, command: &Command) -> Response {
+        self.send_command(command);
+        let answer = self.answer();
+        answer.parse().unwrap_or_else(|_| panic!("not a response: {answer:?}"))
     }
 
     /// The next output line, or `None` after `timeout` (or once the output closed).
@@ -93,33 +109,19 @@ impl Engine {
     }
 }
 
-/// Parses an `x,y` answer.
-pub fn parse_move(answer: &str) -> (usize, usize) {
-    let (x, y) = answer.split_once(',').unwrap_or_else(|| panic!("not a move: {answer:?}"));
-    (
-        x.parse().unwrap_or_else(|_| panic!("not a move: {answer:?}")),
-        y.parse().unwrap_or_else(|_| panic!("not a move: {answer:?}")),
-    )
+/// The point of an `x,y` answer (panics on anything else).
+pub fn parse_move(answer: &str) -> Point {
+    match answer.parse::<Response>() {
+        Ok(Response::Move(point)) => point,
+        _ => panic!("not a move: {answer:?}"),
+    }
 }
 
-/// Whether `line` is a well-formed protocol output line.
+/// Whether `line` is a well-formed protocol output line: a [`Response`], written exactly
+/// as the type writes it (mnk's ABOUT line, not another engine's).
 pub fn well_formed(line: &str) -> bool {
-    let is_move = |s: &str| {
-        s.split_once(',').is_some_and(|(x, y)| {
-            !x.is_empty()
-                && !y.is_empty()
-                && x.bytes().all(|b| b.is_ascii_digit())
-                && y.bytes().all(|b| b.is_ascii_digit())
-        })
-    };
-    line == "OK"
-        || line == "SWAP"
-        || is_move(line)
-        || (line.contains(' ') && line.split(' ').all(is_move))
-        || line.starts_with("ERROR ")
-        || line.starts_with("UNKNOWN ")
-        || line.starts_with("MESSAGE ")
-        || line.starts_with("name=\"mnk\"")
-        || (line.starts_with("FORBID ") && line.ends_with('.'))
-        || line.strip_prefix("nodes ").is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+    line.parse::<Response>().is_ok_and(|response| {
+        response.to_string() == line
+            && !matches!(&response, Response::About(about) if !about.get("name").is_some_and(|n| n.starts_with("mnk")))
+    })
 }

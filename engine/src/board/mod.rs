@@ -92,8 +92,9 @@ impl<B: Size> Board<B> {
         moves: &[notation::Point],
     ) -> Result<Self, PositionError> {
         let mut board = Board::with_geometry(geometry, rule);
-        for (index, &(x, y)) in moves.iter().enumerate() {
-            board.try_play_at(x, y).map_err(|reason| PositionError::Illegal { index, reason })?;
+        for (index, &point) in moves.iter().enumerate() {
+            let played = board.try_play_at(point.x, point.y);
+            played.map_err(|reason| PositionError::Illegal { index, reason })?;
         }
         Ok(board)
     }

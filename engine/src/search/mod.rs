@@ -79,7 +79,7 @@ use crate::limits::Limits;
 use crate::rng::SplitMix64;
 use crate::score::{self, INFINITY, MATE_BOUND, MAX_EVAL, MAX_PLY, Score, is_decisive};
 use crate::size::Size;
-use crate::strength::Strength;
+use crate::strength::Level;
 use clock::{SearchClock, Stability};
 use correction::CorrectionHistory;
 use ordering::Ordering;
@@ -162,8 +162,8 @@ pub struct Searcher<'t, B: Size> {
     threads: usize,
     /// The helper threads' main-search and threat-search nodes so far, added as they go.
     helper_nodes: Arc<[AtomicU64; 2]>,
-    /// The playing strength (see [`Searcher::with_strength`]) and the seed of its draw.
-    strength: (Strength, u64),
+    /// The playing level (see [`Searcher::with_level`]).
+    level: Level,
     /// The share of the root's threat-search budgets the strength allows (1 at full).
     threat_share: f64,
 }
@@ -209,7 +209,7 @@ impl<'t, B: Size> Searcher<'t, B> {
             root_interrupted: None,
             threads: 1,
             helper_nodes: Arc::new([AtomicU64::new(0), AtomicU64::new(0)]),
-            strength: (Strength::full(), 0),
+            level: Level::FULL,
             threat_share: 1.0,
         }
     }
@@ -258,23 +258,23 @@ impl<'t, B: Size> Searcher<'t, B> {
         self
     }
 
-    /// Plays at `strength` (see [`crate::strength`]): below full, at most its nodes (and the
-    /// limits' own), its share of the root's threat searches, and a move drawn among its
-    /// lines with a generator seeded by `seed` and the position. Call it after
+    /// Plays at `level` (see [`crate::strength`]): below full strength, at most its nodes
+    /// (and the limits' own), its share of the root's threat searches, and a move drawn among
+    /// its lines with a generator seeded by its seed and the position. Call it after
     /// [`Searcher::with_lines`], which it raises to the strength's lines.
     #[must_use]
-    pub fn with_strength(mut self, strength: Strength, seed: u64) -> Self {
-        let Some(nodes) = strength.nodes() else { return self };
+    pub fn with_level(mut self, level: Level) -> Self {
+        let Some(nodes) = level.strength.nodes() else { return self };
         self.limits.nodes = Some(self.limits.nodes.map_or(nodes, |limit| limit.min(nodes)));
         self.clock = SearchClock::new(&self.limits);
-        self.lines = self.lines.max(strength.lines());
-        self.threat_share = strength.threat_share();
-        self.strength = (strength, seed);
+        self.lines = self.lines.max(level.strength.lines());
+        self.threat_share = level.strength.threat_share();
+        self.level = level;
         self
     }
 
     /// `nodes` of a root threat-search budget, scaled by the strength's share (see
-    /// [`Searcher::with_strength`]).
+    /// [`Searcher::with_level`]).
     fn threat_budget(&self, nodes: u64) -> u64 {
         (nodes as f64 * self.threat_share) as u64
     }
@@ -290,7 +290,7 @@ impl<'t, B: Size> Searcher<'t, B> {
         } else {
             self.search_with_helpers(self.threads - 1, on_info)
         };
-        let (strength, seed) = self.strength;
+        let Level { strength, seed } = self.level;
         if !strength.is_full() {
             let mut rng = SplitMix64::new(seed ^ self.board.hash());
             if let Some(cell) = strength.choose(&result.lines, &mut rng) {

@@ -239,8 +239,8 @@ fn renju_black_with_only_forbidden_points_left_gets_no_move() {
 fn a_search_with_hundreds_of_candidates_on_twenty_two_by_twenty_two_plays_a_legal_move() {
     use crate::bitboard::Bits512;
     let g = crate::size::BoardSize::new(22, 22).expect("a size").geometry();
-    let points: Vec<(usize, usize)> =
-        (0..8).flat_map(|y| (0..8).map(move |x| (3 * x, 3 * y))).collect();
+    let points: Vec<crate::notation::Point> =
+        (0..8).flat_map(|y| (0..8).map(move |x| (3 * x, 3 * y).into())).collect();
     for rule in Rule::ALL {
         let board = Board::<Bits512>::from_points_on(g, rule, &points).expect("no five");
         assert!(crate::movegen::candidates(&board).count() > 256);

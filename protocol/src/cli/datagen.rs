@@ -26,6 +26,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use mnk_engine::color::Color;
+use mnk_engine::engine::Engine;
 use mnk_engine::game::Game;
 use mnk_engine::limits::Limits;
 use mnk_engine::notation::format_pos;
@@ -33,12 +34,10 @@ use mnk_engine::outcome::Outcome;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
 use mnk_engine::score::Score;
-use mnk_engine::search::search;
 use mnk_engine::size::BoardSize;
-use mnk_engine::tt::TranspositionTable;
 
-use mnk_protocol::command::Point;
-use mnk_protocol::manager::{opening_score, random_opening};
+use mnk_engine::notation::Point;
+use mnk_protocol::manager::openings::{opening_score, random_opening};
 
 use super::{CliError, UsageError};
 
@@ -110,7 +109,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         for _ in 0..args.threads {
             let (sender, next) = (sender.clone(), &next);
             scope.spawn(move || {
-                let mut tt = TranspositionTable::with_bytes(TABLE_BYTES);
+                let mut engine = Engine::with_hash_bytes(TABLE_BYTES);
                 loop {
                     let game = next.fetch_add(1, Ordering::Relaxed);
                     if game >= games {
@@ -119,7 +118,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                     // A game that fails (a bug: the panic is printed as it happens) is
                     // reported and left out; the run goes on.
                     let played = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                        play_game(args, game, &mut tt)
+                        play_game(args, game, &mut engine)
                     }));
                     let lines = played.map_err(|payload| panic_text(payload.as_ref()));
                     if sender.send((game, lines)).is_err() {
@@ -178,14 +177,14 @@ fn game_setting(args: &Args, game: usize) -> (Rule, BoardSize) {
 }
 
 /// Plays game number `game` and returns its lines.
-fn play_game(args: &Args, game: usize, tt: &mut TranspositionTable) -> String {
+fn play_game(args: &Args, game: usize, engine: &mut Engine) -> String {
     let (rule, size) = game_setting(args, game);
     let mut rng = SplitMix64::new(args.seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let opening = balanced_opening(args, &mut rng, size, rule);
     let board =
         Game::from_points(size, rule, &opening).expect("random openings are made of legal moves");
-    tt.clear();
-    let (positions, winner) = play_out(board, args.nodes, tt);
+    engine.clear_hash();
+    let (positions, winner) = play_out(board, args.nodes, engine);
     let mut lines = String::new();
     for position in positions {
         let result = match winner {
@@ -217,19 +216,14 @@ struct Labelled {
     best: Point,
 }
 
-/// Plays `board` to its end, each move a search of `nodes` nodes with `tt`: every position
+/// Plays `board` to its end, each move a search of `nodes` nodes by `engine`: every position
 /// with its label, and the winner (`None`: a draw). Renju's black with only forbidden points
 /// left has lost: any move it could make is a foul.
-fn play_out(
-    mut board: Game,
-    nodes: u64,
-    tt: &mut TranspositionTable,
-) -> (Vec<Labelled>, Option<Color>) {
+fn play_out(mut board: Game, nodes: u64, engine: &mut Engine) -> (Vec<Labelled>, Option<Color>) {
     let mut positions = Vec::new();
     let limits = Limits::nodes(nodes);
     while board.outcome() == Outcome::Ongoing && !board.only_forbidden_moves_left() {
-        let result =
-            mnk_engine::with_game!(&board, b => search(b, tt, limits.clone(), &mut |_| {}));
+        let result = engine.go(&board, limits.clone(), &mut |_| {});
         let cell = result.best_move.expect("a search finds a move while one is legal");
         let (best, side) = (board.point(cell), board.side_to_move());
         positions.push(Labelled { moves: board.history(), side, score: result.score(), best });
@@ -276,8 +270,8 @@ mod tests {
         let last = moves.pop().expect("a move");
         let board = Game::from_points(BoardSize::FIFTEEN, Rule::Renju, &moves).expect("legal");
         assert_eq!(board.empty_count(), 2);
-        let mut tt = TranspositionTable::with_bytes(1 << 20);
-        let (positions, winner) = play_out(board, 1_000, &mut tt);
+        let mut engine = Engine::with_hash_bytes(1 << 20);
+        let (positions, winner) = play_out(board, 1_000, &mut engine);
         assert_eq!(winner, Some(Color::White));
         let [only] = &positions[..] else { panic!("{positions:?}") };
         assert_eq!((only.side, only.best, only.moves.len()), (Color::White, last, moves.len()));

@@ -25,13 +25,13 @@ use mnk_engine::color::Color;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::size::BoardSize;
 
-use mnk_protocol::command::Point;
-use mnk_protocol::manager::engine::EngineCommand;
+use mnk_engine::notation::Point;
+use mnk_protocol::manager::MatchError;
+use mnk_protocol::manager::openings::{parse_opening, random_opening};
+use mnk_protocol::manager::process::EngineCommand;
+use mnk_protocol::manager::record::GameRecord;
+use mnk_protocol::manager::referee::{EngineSpec, GameSettings, parse_info_list, play_game};
 use mnk_protocol::manager::stats::{SprtVerdict, Tally, sprt_bounds, sprt_verdict};
-use mnk_protocol::manager::{
-    EngineSpec, GameRecord, GameSettings, MatchError, parse_info_list, parse_opening, play_game,
-    random_opening, to_psq, to_sgf,
-};
 
 use super::{CliError, GameArgs, UsageError};
 
@@ -228,10 +228,10 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             tally.score() * 100.0
         );
         if let Some(file) = sgf.as_mut() {
-            file.write_all(to_sgf(&record, size).as_bytes())?;
+            file.write_all(record.to_sgf(size).as_bytes())?;
         }
         if let Some(dir) = &psq_dir {
-            std::fs::write(dir.join(format!("game-{:04}.psq", index + 1)), to_psq(&record, size))?;
+            std::fs::write(dir.join(format!("game-{:04}.psq", index + 1)), record.to_psq(size))?;
         }
         if let Some((elo0, elo1)) = sprt
             && sprt_verdict(tally.llr(elo0, elo1)) != SprtVerdict::Continue

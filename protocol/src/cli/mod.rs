@@ -21,6 +21,8 @@ use mnk_engine::rules::Rule;
 use mnk_engine::search::MAX_THREADS;
 use mnk_engine::size::BoardSize;
 use mnk_protocol::manager::MatchError;
+use mnk_protocol::manager::openings::OpeningError;
+use mnk_protocol::manager::referee::InfoListError;
 
 /// The command line.
 #[derive(Debug, Parser)]
@@ -153,7 +155,7 @@ pub(crate) enum UsageError {
         /// The file.
         path: PathBuf,
         /// What is wrong.
-        error: String,
+        error: OpeningError,
     },
     /// An openings file with no opening.
     NoOpenings(PathBuf),
@@ -164,7 +166,7 @@ pub(crate) enum UsageError {
         /// The option, without dashes.
         option: &'static str,
         /// What is wrong.
-        error: String,
+        error: InfoListError,
     },
     /// `openings --stones` that leave no cell to play.
     TooManyStones {

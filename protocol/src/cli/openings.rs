@@ -22,8 +22,8 @@ use mnk_engine::notation::format_pos;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::score::{Score, format_score};
 
-use mnk_protocol::command::Point;
-use mnk_protocol::manager::{opening_score, random_opening};
+use mnk_engine::notation::Point;
+use mnk_protocol::manager::openings::{opening_score, random_opening};
 
 use super::{CliError, GameArgs, UsageError};
 
@@ -119,7 +119,7 @@ fn canonical(opening: &[Point], geometry: Geometry) -> Vec<Point> {
         .iter()
         .map(|&symmetry| {
             let image: Vec<Point> =
-                opening.iter().map(|&(x, y)| symmetry.apply(x, y, width, height)).collect();
+                opening.iter().map(|p| symmetry.apply(p.x, p.y, width, height).into()).collect();
             let mut black: Vec<Point> = image.iter().step_by(2).copied().collect();
             let mut white: Vec<Point> = image.iter().skip(1).step_by(2).copied().collect();
             black.sort_unstable();
@@ -141,21 +141,25 @@ mod tests {
     use super::*;
     use mnk_engine::size::BoardSize;
 
+    fn points(xy: &[(usize, usize)]) -> Vec<Point> {
+        xy.iter().map(|&p| p.into()).collect()
+    }
+
     #[test]
     fn symmetric_openings_share_a_key_and_colours_are_kept_apart() {
         // h8 i9 j8 and its mirror image h8 g9 f8 (x → 14 − x).
         let g = BoardSize::FIFTEEN.geometry();
         let a = [(7, 7), (8, 8), (9, 7)];
         let mirrored = [(7, 7), (6, 8), (5, 7)];
-        assert_eq!(canonical(&a, g), canonical(&mirrored, g));
+        assert_eq!(canonical(&points(&a), g), canonical(&points(&mirrored), g));
         // The black stones played in the other order: the same position.
-        assert_eq!(canonical(&a, g), canonical(&[(9, 7), (8, 8), (7, 7)], g));
+        assert_eq!(canonical(&points(&a), g), canonical(&points(&[(9, 7), (8, 8), (7, 7)]), g));
         // Colours swapped: another position.
-        assert_ne!(canonical(&a, g), canonical(&[(8, 8), (7, 7), (9, 7)], g));
-        assert_eq!(pos_notation(&a), "h8,i9,j8");
+        assert_ne!(canonical(&points(&a), g), canonical(&points(&[(8, 8), (7, 7), (9, 7)]), g));
+        assert_eq!(pos_notation(&points(&a)), "h8,i9,j8");
         // A rectangle has only four symmetries: no transpose.
         let rect = BoardSize::new(11, 7).unwrap().geometry();
-        assert_eq!(canonical(&[(0, 0)], rect), canonical(&[(10, 6)], rect));
-        assert_ne!(canonical(&[(1, 0)], rect), canonical(&[(0, 1)], rect));
+        assert_eq!(canonical(&points(&[(0, 0)]), rect), canonical(&points(&[(10, 6)]), rect));
+        assert_ne!(canonical(&points(&[(1, 0)]), rect), canonical(&points(&[(0, 1)]), rect));
     }
 }

@@ -10,20 +10,16 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use mnk_engine::bitboard::Bitboard;
 use mnk_engine::color::Color;
+use mnk_engine::engine::{Engine, Player};
+use mnk_engine::game::Game;
 use mnk_engine::limits::Limits;
-use mnk_engine::notation::format_pos;
+use mnk_engine::notation::{Point, format_pos};
 use mnk_engine::outcome::Outcome;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::score::format_score;
-use mnk_engine::strength::Strength;
-use mnk_engine::tt::TranspositionTable;
-
-use mnk_engine::game::Game;
-use mnk_engine::with_game;
-use mnk_protocol::command::{Point, parse_point};
-use mnk_protocol::player::{Player, SearchOptions};
+use mnk_engine::strength::{Level, Strength};
+use mnk_protocol::command::parse_point;
 
 use super::{CliError, GameArgs};
 
@@ -95,9 +91,16 @@ pub(crate) fn run(
     let move_time = Duration::from_millis(args.time_move);
     let mut rng = SplitMix64::new(args.seed);
     let mut game = Game::new(size, rule);
-    let mut tt = TranspositionTable::with_bytes(64 << 20);
     let strength = Strength::new(args.level).expect("clap checks the range");
-    let options = SearchOptions { strength: (strength, args.seed), ..SearchOptions::PLAIN };
+    // An engine for each side a program plays.
+    let mut engines = seats.map(|seat| {
+        seat.player().map(|player| {
+            let mut engine = Engine::new(player);
+            engine.set_level(Level { strength, seed: args.seed });
+            engine.new_game(size, rule);
+            engine
+        })
+    });
     writeln!(
         out,
         "mnk: {size} {rule}; black (X): {}, white (O): {}. Type 'help' for help.",
@@ -127,14 +130,14 @@ pub(crate) fn run(
                 }
             },
             Seat::Engine | Seat::Classroom => {
-                let player = seats[color.index()].player().expect("a program's seat");
-                let (point, summary) = program_move(player, &game, &mut tt, move_time, &options);
+                let engine = engines[color.index()].as_mut().expect("a program's seat");
+                let (point, summary) = program_move(engine, &game, move_time);
                 let who = seats[color.index()].name();
                 writeln!(out, "{name} ({who}) plays {} — {summary}", format_point(point))?;
                 point
             }
             Seat::Random => {
-                let legal = legal_points(&game);
+                let legal = game.legal_points();
                 let point = legal[rng.below(legal.len())];
                 writeln!(out, "{name} (random) plays {}", format_point(point))?;
                 point
@@ -162,28 +165,14 @@ fn colour_name(color: Color) -> &'static str {
     }
 }
 
-fn format_point((x, y): Point) -> String {
-    format!("{} ({x},{y})", format_pos((x, y)))
+fn format_point(point: Point) -> String {
+    format!("{} ({point})", format_pos(point))
 }
 
-fn legal_points(game: &Game) -> Vec<Point> {
-    with_game!(game, b => {
-        b.legal_moves().iter().map(|c| b.geometry().xy(c)).collect()
-    })
-}
-
-/// The move `player` chooses in `game` within `time` as `options` say, and a summary of
-/// its search.
-fn program_move(
-    player: Player,
-    game: &Game,
-    tt: &mut TranspositionTable,
-    time: Duration,
-    options: &SearchOptions<'_>,
-) -> (Point, String) {
-    let limits = Limits::time(time);
-    let result = with_game!(game, b => player.search(b, tt, limits, options, &mut |_| {}));
-    let cell = result.best_move.expect("an undecided board has a move");
+/// The move `engine` chooses in `game` within `time`, and a summary of its search.
+fn program_move(engine: &mut Engine, game: &Game, time: Duration) -> (Point, String) {
+    let result = engine.go(game, Limits::time(time), &mut |_| {});
+    let cell = result.best_move.expect("a search finds a move while one is legal");
     let summary = format!(
         "depth {}, score {}, {} nodes, {} ms",
         result.depth,

@@ -8,18 +8,15 @@
 
 use std::io::Write;
 
-use mnk_engine::board::Board;
+use mnk_engine::engine::Engine;
 use mnk_engine::game::Game;
 use mnk_engine::outcome::Outcome;
 use mnk_engine::report::nodes_per_second;
 use mnk_engine::rules::Rule;
 use mnk_engine::size::BoardSize;
-use mnk_engine::solve::{GameValue, solve_with};
-use mnk_engine::tt::TranspositionTable;
-use mnk_engine::with_game;
+use mnk_engine::solve::GameValue;
 
 use super::{CliError, UsageError};
-use mnk_engine::size::Size;
 
 /// `solve`'s options.
 #[derive(Debug, clap::Args)]
@@ -47,19 +44,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         return Err(UsageError::UnsolvableSize.into());
     }
     let game = Game::from_notation(args.size, args.rule, &args.moves).map_err(UsageError::Moves)?;
-    let hash_mb = args.hash_mb as usize;
-    with_game!(&game, board => run_solve(board, hash_mb, !args.no_pairing, out))
-}
-
-fn run_solve<B: Size>(
-    board: &Board<B>,
-    hash_mb: usize,
-    pairing: bool,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
-    let mut tt = TranspositionTable::with_bytes(hash_mb << 20);
-    let solution = solve_with(board, &mut tt, pairing);
-    let value = match board.outcome() {
+    let mut engine = Engine::with_hash_bytes((args.hash_mb as usize) << 20);
+    let solution = engine.solve(&game, !args.no_pairing).expect("a small board");
+    let value = match game.outcome() {
         Outcome::Ongoing => solution.value(),
         Outcome::Draw => GameValue::Draw,
         // The side to move did not make the last move, so it lost.
@@ -67,7 +54,7 @@ fn run_solve<B: Size>(
     };
     writeln!(out, "value {value}")?;
     match solution.best() {
-        Some(cell) => writeln!(out, "best {}", board.geometry().format_xy(cell))?,
+        Some(cell) => writeln!(out, "best {}", game.point(cell))?,
         None => writeln!(out, "best none")?,
     }
     let search = &solution.search;

@@ -1,18 +1,17 @@
 //! The scripting extensions: `PERFT` (a count, run as a job), `SHOW`, `EVAL` and `SOLVE`.
 
 use mnk_engine::color::Color;
-use mnk_engine::eval;
+use mnk_engine::engine::Engine;
 use mnk_engine::score::format_score;
 use mnk_engine::size::BoardSize;
-use mnk_engine::solve::solve;
-use mnk_engine::tt::TranspositionTable;
-use mnk_engine::with_game;
 
-use super::job::{Job, PerftJob, PerftOutcome};
-use super::settings::MIN_HASH_BYTES;
+use super::job::{PerftOutcome, Task};
 use super::{Reaction, Session};
 use crate::error::SessionError;
 use crate::response::Response;
+
+/// Transposition-table bytes of `SOLVE`'s own engine.
+const SOLVE_HASH_BYTES: usize = 16 << 20;
 
 /// Deepest `PERFT` the protocol runs on each size: about a second of counting at most, on
 /// one thread (`YXSTOP` and `END` end it at once): depth 4 up to 256 cells (15×15: 0.4 s,
@@ -29,13 +28,14 @@ pub const fn max_protocol_perft_depth(size: BoardSize) -> u32 {
 
 impl Session {
     /// `PERFT`: a count of the position's move sequences, as a job.
-    pub(super) fn perft(&self, depth: u32) -> Result<Reaction, SessionError> {
+    pub(super) fn perft(&mut self, depth: u32) -> Result<Reaction, SessionError> {
         let game = self.game()?;
         let max = max_protocol_perft_depth(game.size());
         if depth > max {
             return Err(SessionError::PerftTooDeep { depth, max });
         }
-        Ok(Reaction::Think(Box::new(Job::Perft(PerftJob { game: game.clone(), depth }))))
+        let task = Task::Perft(game.clone(), depth);
+        Ok(self.job(task))
     }
 
     /// `SHOW`: the board and the state of the game, as `MESSAGE` lines.
@@ -59,8 +59,7 @@ impl Session {
 
     /// `EVAL`: the static evaluation for the side to move.
     pub(super) fn eval(&self) -> Result<Response, SessionError> {
-        let game = self.game()?;
-        let score = with_game!(game, b => eval::evaluate(b));
+        let score = Engine::evaluate(self.game()?);
         Ok(Response::Message(format!("eval {score}")))
     }
 
@@ -73,18 +72,14 @@ impl Session {
         if game.outcome().is_decided() {
             return Err(SessionError::GameDecided);
         }
-        // A private table: solving must not mix with (or spoil) the game's table.
-        let mut tt = TranspositionTable::with_bytes(MIN_HASH_BYTES * 16);
-        let line = with_game!(game, b => {
-            let s = solve(b, &mut tt);
-            let best = s.best().map_or("none".to_string(), |c| {
-                let (x, y) = b.geometry().xy(c);
-                format!("{x},{y}")
-            });
-            let score = format_score(s.score());
-            format!("value {} best {best} score {score} nodes {}", s.value(), s.search.nodes)
-        });
-        Ok(Response::Message(line))
+        // A private engine: solving must not mix with (or spoil) the game's table.
+        let mut solver = Engine::with_hash_bytes(SOLVE_HASH_BYTES);
+        let solution = solver.solve(game, true).expect("a small board");
+        let best = solution.best().map_or("none".to_string(), |c| game.point(c).to_string());
+        let score = format_score(solution.score());
+        let nodes = solution.search.nodes;
+        let value = solution.value();
+        Ok(Response::Message(format!("value {value} best {best} score {score} nodes {nodes}")))
     }
 }
 
@@ -96,6 +91,6 @@ pub(super) fn finish_perft(outcome: &PerftOutcome) -> Vec<Response> {
             Response::Message(format!("perft depth {depth} time_ms {ms}")),
             Response::Nodes(nodes),
         ],
-        None => vec![Response::Error(SessionError::PerftStopped { depth, ms })],
+        None => vec![SessionError::PerftStopped { depth, ms }.into()],
     }
 }

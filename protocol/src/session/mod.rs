@@ -1,40 +1,39 @@
 //! The session: a pure state machine from [`Command`]s to [`Response`]s.
 //!
-//! It holds the game, the manager's settings and the transposition table, and never touches
-//! stdin, stdout or threads. A command that needs thinking returns a [`Job`] (a search, or a
-//! `PERFT` count); whoever drives the session runs it (on a thread, with a stop flag, in the
-//! driver; inline in tests) and hands the [`JobOutcome`] back to [`Session::finish`], which
-//! plays the move and returns the answer. Every invalid command is answered with `ERROR`
-//! ([`SessionError`]) or `UNKNOWN` and leaves the state as it was.
+//! It holds the game, the manager's settings and the protocol's own state (blocked moves,
+//! the position to ponder), and never touches stdin, stdout or threads; the engine
+//! ([`Engine`], the front door to the search) holds the rest. A command that needs thinking
+//! returns a [`Job`] (a search, a `PERFT` count, an analysis) with the engine it needs;
+//! whoever drives the session runs it (on a thread, with a stop flag, in the driver; inline
+//! in tests) and hands the [`JobOutcome`] back to [`Session::finish`], which takes the
+//! engine back, plays the move and returns the answer. Every invalid command is answered
+//! with `ERROR` ([`SessionError`]) or `UNKNOWN` and leaves the state as it was.
 //!
-//! Beside this dispatch: the settings (`settings.rs`), the jobs (`job.rs`), the idle-time
-//! warm-up (`prepare.rs`), positions from `BOARD` blocks and the swap2 opening
-//! (`position.rs`), Yixin-Board's analysis commands (`yixin.rs`), and the scripting
-//! extensions `PERFT`, `SHOW`, `EVAL`, `SOLVE` (`extensions.rs`).
+//! Beside this dispatch: the settings (`settings.rs`), the jobs (`job.rs`), positions from
+//! `BOARD` blocks and the swap2 opening (`position.rs`), Yixin-Board's analysis commands
+//! (`yixin.rs`), and the scripting extensions `PERFT`, `SHOW`, `EVAL`, `SOLVE`
+//! (`extensions.rs`).
 
 use std::time::Instant;
 
-use mnk_engine::bitboard::Bitboard;
 use mnk_engine::board::IllegalMove;
+use mnk_engine::engine::{Engine, Player};
 use mnk_engine::game::Game;
 use mnk_engine::limits::{Limits, StopFlag};
 use mnk_engine::outcome::Outcome;
 use mnk_engine::rules::Rule;
 use mnk_engine::size::BoardSize;
-use mnk_engine::strength::Strength;
-use mnk_engine::tt::TranspositionTable;
-use mnk_engine::with_game;
+use mnk_engine::strength::Level;
 
 use crate::command::{BoardStone, Command, Point};
 use crate::error::SessionError;
 use crate::framing::BlockKind;
-use crate::player::Player;
-use crate::response::Response;
+use crate::progress::Progress;
+use crate::response::{About, Response};
 
 mod extensions;
 mod job;
 mod position;
-mod prepare;
 mod settings;
 #[cfg(test)]
 mod tests;
@@ -42,14 +41,13 @@ mod yixin;
 
 pub use extensions::max_protocol_perft_depth;
 pub use job::{
-    Job, JobOutcome, PerftJob, PerftOutcome, Purpose, SearchJob, SearchOutcome, Swap2OpeningJob,
-    format_answer_summary, format_info, format_nbest_line,
+    BalanceTask, DefendTask, Job, JobOutcome, PerftOutcome, Purpose, SearchOutcome, SearchTask,
+    Swap2OpeningTask, Task, TaskResult,
 };
 pub use position::{SWAP2_MARGIN, SWAP2_OPENING_NODES, position_from_stones};
-pub use prepare::TOUCH_STEP_BYTES;
 pub use settings::{
-    DEFAULT_HASH_BYTES, DEFAULT_TURN_MS, MEMORY_RESERVE_BYTES, MIN_HASH_BYTES, Settings,
-    TABLE_MOVES, TABLE_NODES_PER_SECOND, THREAD_RESERVE_BYTES,
+    DEFAULT_TURN_MS, MAX_DEPTH, MEMORY_RESERVE_BYTES, Settings, TABLE_MOVES,
+    TABLE_NODES_PER_SECOND, THREAD_RESERVE_BYTES,
 };
 
 /// What the session wants done after a command.
@@ -70,18 +68,9 @@ pub struct Session {
     settings: Settings,
     /// INFO problems, reported (as MESSAGE lines) with the next move.
     deferred: Vec<String>,
-    /// Allocated at the first search or while idle before it (START stays cheap); `None`
-    /// while a job holds it.
-    tt: Option<TranspositionTable>,
-    /// The board size and rule the table's entries belong to.
-    tt_context: Option<(BoardSize, Rule)>,
-    /// The bytes the table was asked for (the system may have granted less).
-    tt_wanted: usize,
-    /// How many bytes of a table no search has used yet are backed by memory (see
-    /// [`Session::prepare`]); `None` before the first table and once a search has had it.
-    tt_touched: Option<usize>,
-    /// The rule whose pattern table [`Session::prepare`] has built.
-    prepared_rule: Option<Rule>,
+    /// The engine; `None` while a job holds it (and after a job that failed, until the next
+    /// one makes another).
+    engine: Option<Engine>,
     player: Player,
     /// Root moves the searches must not play (`YXBLOCK`), until `YXBLOCKRESET`: kept across
     /// games, since Yixin-Board starts a game before every analysis.
@@ -113,9 +102,9 @@ impl Session {
     fn block(&mut self, points: &[Point]) -> Result<(), SessionError> {
         if let Some(game) = &self.game {
             let geometry = game.geometry();
-            if let Some(&(x, y)) = points.iter().find(|&&(x, y)| geometry.cell(x, y).is_none()) {
-                let error = IllegalMove::OffBoard { x, y };
-                return Err(SessionError::IllegalMove { command: "YXBLOCK", point: (x, y), error });
+            if let Some(&point) = points.iter().find(|p| geometry.cell(p.x, p.y).is_none()) {
+                let error = IllegalMove::OffBoard { x: point.x, y: point.y };
+                return Err(SessionError::IllegalMove { command: "YXBLOCK", point, error });
             }
         }
         for &point in points {
@@ -173,8 +162,8 @@ impl Session {
                 self.play_forced(point).map(|()| reply(vec![Response::Move(point)]))
             }
             Command::Takeback(point) => self.takeback(point).map(|()| ok()),
-            Command::Info(info) => {
-                self.settings.apply(&info);
+            Command::Info(setting) => {
+                self.settings.apply(&setting);
                 Ok(reply(vec![]))
             }
             Command::BadInfo(bad) => {
@@ -182,7 +171,7 @@ impl Session {
                 Ok(reply(vec![]))
             }
             Command::End => Ok(Reaction::Quit),
-            Command::About => Ok(reply(vec![Response::About(self.player)])),
+            Command::About => Ok(reply(vec![Response::About(About::of(self.player))])),
             // Only meaningful while thinking, which the driver handles; ignored when idle.
             Command::Stop => Ok(reply(vec![])),
             Command::YxNbest(n) => self.move_request(Purpose::NBest(n), received, |_| Ok(())),
@@ -208,7 +197,7 @@ impl Session {
             Command::Invalid(invalid) => Err(SessionError::Invalid(invalid)),
             Command::Unknown(text) => Ok(reply(vec![Response::Unknown(text)])),
         };
-        reaction.unwrap_or_else(|e| reply(vec![Response::Error(e)]))
+        reaction.unwrap_or_else(|e| reply(vec![e.into()]))
     }
 
     fn start(&mut self, width: usize, height: usize) -> Result<(), SessionError> {
@@ -273,9 +262,6 @@ impl Session {
     /// from `received`, when the request came in.
     fn think(&mut self, purpose: Purpose, received: Instant) -> Reaction {
         let game = self.game.clone().expect("a game is running");
-        let tt = self.table_for(Some((game.size(), game.rule())));
-        // A table a search has had is not fresh: nothing to prepare while idle.
-        self.tt_touched = None;
         // Counted from when the request came in.
         let move_time = self.settings.time_control().move_time(game.empty_count());
         let limits = Limits {
@@ -283,18 +269,52 @@ impl Session {
             nodes: self.settings.max_nodes,
             ..Limits::move_time(move_time, received)
         };
-        Reaction::Think(Box::new(Job::Search(SearchJob {
-            game,
-            limits,
-            threads: self.settings.threads,
-            tt,
-            purpose,
-            messages: self.settings.messages,
-            started: received,
-            player: self.player,
-            blocked: self.blocked.clone(),
-            strength: (self.settings.strength, self.seed),
-        })))
+        let messages = self.settings.messages;
+        let search = SearchTask { game, limits, purpose, messages, started: received };
+        self.job(Task::Search(search))
+    }
+
+    /// The engine as the settings want it, taken out for a job (made anew if a job that
+    /// failed took it down).
+    fn take_engine(&mut self) -> Engine {
+        let mut engine = self.engine.take().unwrap_or_else(|| Engine::new(self.player));
+        self.configure(&mut engine);
+        engine
+    }
+
+    /// Brings `engine` in line with the settings and the protocol's state.
+    fn configure(&self, engine: &mut Engine) {
+        engine.set_hash_bytes(self.settings.hash_bytes());
+        engine.set_threads(self.settings.threads);
+        engine.set_level(Level { strength: self.settings.strength, seed: self.seed });
+        engine.set_blocked(&self.blocked);
+    }
+
+    /// A job for `task`, with the engine if the task needs one.
+    fn job(&mut self, task: Task) -> Reaction {
+        let engine = match task {
+            Task::Perft(..) => None,
+            _ => Some(self.take_engine()),
+        };
+        Reaction::Think(Box::new(Job { engine, task }))
+    }
+
+    /// Work for idle time, one step per call, that the game's first search would otherwise
+    /// do in its own time (see [`Engine::prepare`]), for the game's board under the rule the
+    /// settings ask for. Returns whether any of it is left: the driver calls it again while
+    /// no command is waiting, so a command waits for one step at most (and its time counts
+    /// from when it came in). Settings that change the table's size, board size or rule
+    /// start it again.
+    pub fn prepare(&mut self) -> bool {
+        let Some(game) = &self.game else { return false };
+        // (An unsupported rule is reported at the move request.)
+        let (size, rule) = (game.size(), self.settings.rule().unwrap_or(game.rule()));
+        let mut engine = self.engine.take().unwrap_or_else(|| Engine::new(self.player));
+        self.configure(&mut engine);
+        engine.new_game(size, rule);
+        let left = engine.prepare();
+        self.engine = Some(engine);
+        left
     }
 
     /// Runs a job inline (for tests and single-threaded drivers) and finishes it.
@@ -309,41 +329,36 @@ impl Session {
     /// names) instead of finishing, `purpose` being the search's (`None`: another job). A
     /// move request is still answered with a legal move — a candidate next to the stones —
     /// so that a bug costs a weak move rather than the game; a ponder search is dropped; any
-    /// other job is answered `ERROR`. The search's table went down with it: the next search
-    /// makes a new one.
+    /// other job is answered `ERROR`. The engine went down with it: the next job makes a new
+    /// one.
     pub fn fail(&mut self, purpose: Option<Purpose>, message: &str) -> Vec<Response> {
         log::error!("a job failed: {message}");
         let error = SessionError::Internal(message.to_string());
         match (purpose, &mut self.game) {
             (Some(Purpose::Ponder), _) => Vec::new(),
             (Some(_), Some(game)) if !game.outcome().is_decided() => {
-                // (Empty only when no move is legal: next to a stone there is always an empty
-                // cell while any is.)
-                let cell = with_game!(&*game, b => mnk_engine::movegen::candidates(b).lowest());
                 let mut lines = vec![Response::Message(error.to_string())];
-                match cell {
-                    Some(cell) => {
-                        lines.push(Response::Move(play_or_fallback(game, game.point(cell))));
-                    }
+                match Engine::quick_move(game) {
+                    Some(point) => lines.push(Response::Move(play_or_fallback(game, point))),
                     None => lines.extend(no_move_answer(game)),
                 }
                 lines
             }
-            _ => vec![Response::Error(error)],
+            _ => vec![error.into()],
         }
     }
 
-    /// Takes back a finished job and returns its answer.
+    /// Takes back a finished job, and its engine, and returns its answer.
     pub fn finish(&mut self, outcome: JobOutcome) -> Vec<Response> {
-        match outcome {
-            JobOutcome::Search(outcome) => self.finish_search(outcome),
-            JobOutcome::Perft(outcome) => extensions::finish_perft(&outcome),
-            JobOutcome::Defend(outcome) => {
-                let size = self.game.as_ref().map_or(BoardSize::FIFTEEN, Game::size);
-                yixin::finish_defend(&outcome, size)
-            }
-            JobOutcome::Balance(outcome) => self.finish_balance(outcome),
-            JobOutcome::Swap2Opening(stones, score) => self.finish_swap2_opening(stones, score),
+        if let Some(engine) = outcome.engine {
+            self.engine = Some(engine);
+        }
+        match outcome.result {
+            TaskResult::Search(outcome) => self.finish_search(outcome),
+            TaskResult::Perft(outcome) => extensions::finish_perft(&outcome),
+            TaskResult::Defend(verdicts) => yixin::finish_defend(&verdicts),
+            TaskResult::Balance(found) => self.finish_balance(found),
+            TaskResult::Swap2Opening(stones, score) => self.finish_swap2_opening(stones, score),
         }
     }
 
@@ -353,20 +368,13 @@ impl Session {
     /// any command stops it, answers nothing and leaves its table to the next search.
     pub fn ponder(&mut self) -> Option<Box<Job>> {
         let game = self.ponder_next.take()?;
-        let tt = self.table_for(Some((game.size(), game.rule())));
-        self.tt_touched = None;
-        Some(Box::new(Job::Search(SearchJob {
-            game,
-            limits: Limits::default(),
-            threads: self.settings.threads,
-            tt,
-            purpose: Purpose::Ponder,
-            messages: false,
-            started: Instant::now(),
-            player: self.player,
-            blocked: Vec::new(),
-            strength: (Strength::full(), self.seed),
-        })))
+        let purpose = Purpose::Ponder;
+        let (limits, started) = (Limits::default(), Instant::now());
+        let search = SearchTask { game, limits, purpose, messages: false, started };
+        match self.job(Task::Search(search)) {
+            Reaction::Think(job) => Some(job),
+            _ => unreachable!("a search task is a job"),
+        }
     }
 
     /// The position [`Session::ponder`] searches after `game` (our answer played), given
@@ -383,9 +391,8 @@ impl Session {
         }
     }
 
-    /// Takes back a finished search: keeps its table, plays its move, returns the answer.
+    /// Takes back a finished search: plays its move, returns the answer.
     fn finish_search(&mut self, outcome: SearchOutcome) -> Vec<Response> {
-        self.tt = Some(outcome.tt);
         if outcome.purpose == Purpose::Ponder {
             return Vec::new();
         }
@@ -394,7 +401,7 @@ impl Session {
         self.settings.count_move(thought_ms);
         let mut lines: Vec<Response> = self.deferred.drain(..).map(Response::Message).collect();
         let Some(game) = &mut self.game else {
-            lines.push(Response::Error(SessionError::NoGame));
+            lines.push(SessionError::NoGame.into());
             return lines;
         };
         let Some(best) = outcome.best else {
@@ -408,13 +415,12 @@ impl Session {
             outcome.result.score()
         );
         if let Purpose::NBest(n) = outcome.purpose {
-            let size = game.size();
             for (index, line) in outcome.result.lines.iter().enumerate() {
-                lines.push(Response::Message(format_nbest_line(index + 1, n, line, size)));
+                lines.push(Response::Info(Progress::nbest(index + 1, n, line, game)));
             }
         }
         if outcome.messages {
-            lines.push(Response::Message(format_answer_summary(&outcome.result, thought_ms)));
+            lines.push(Response::Info(Progress::answer(&outcome.result, thought_ms)));
         }
         // In a swap2 opening the side to move is white in both positions (3 or 5 stones):
         // keep white when its score is not worse than SWAP2_MARGIN, otherwise swap.
@@ -429,9 +435,7 @@ impl Session {
         // (Below full strength the search is a few nodes: nothing to ponder.)
         if self.settings.pondering && self.player == Player::Mnk && self.settings.strength.is_full()
         {
-            let geometry = game.geometry();
-            let pv: Vec<Point> =
-                outcome.result.pv().iter().map(|&cell| geometry.xy(cell)).collect();
+            let pv: Vec<Point> = outcome.result.pv().iter().map(|&cell| game.point(cell)).collect();
             // (The line is the move played's only if the search's move was legal.)
             let pv = if pv.first() == Some(&played) { pv } else { vec![played] };
             self.ponder_next = Session::ponder_position(game, &pv);
@@ -493,10 +497,12 @@ fn play_or_fallback(game: &mut Game, best: Point) -> Point {
     if game.try_play(best).is_ok() {
         return best;
     }
-    let fallback = with_game!(&*game, b => b.legal_moves().lowest())
-        .map(|c| game.point(c))
+    let fallback = game
+        .legal_points()
+        .first()
+        .copied()
         .expect("the search finds a move only while one is legal");
-    log::error!("the search returned the illegal move {},{}; playing a legal one", best.0, best.1);
+    log::error!("the search returned the illegal move {best}; playing a legal one");
     game.try_play(fallback).expect("a legal move plays");
     fallback
 }
@@ -511,6 +517,6 @@ fn no_move_answer(game: &Game) -> Vec<Response> {
             Response::Message("black has only forbidden points left: any move is a foul".into()),
             Response::Move(point),
         ],
-        _ => vec![Response::Error(SessionError::NoLegalMove)],
+        _ => vec![SessionError::NoLegalMove.into()],
     }
 }

@@ -8,7 +8,7 @@ use mnk_engine::rules::Rule;
 use mnk_engine::score::{Score, format_score};
 use mnk_engine::size::BoardSize;
 
-use super::job::{Job, Purpose, Swap2OpeningJob};
+use super::job::{Purpose, Swap2OpeningTask, Task};
 use super::{Reaction, Session};
 use crate::command::{BoardStone, Field, Point};
 use crate::error::SessionError;
@@ -40,13 +40,13 @@ impl Session {
         if points.is_empty() {
             let limit = self.settings.time_control().move_time(fresh.empty_count()).limit;
             let deadline = (limit != Duration::MAX).then(|| received + limit);
-            let job = Swap2OpeningJob {
+            let task = Swap2OpeningTask {
                 game: fresh,
                 margin: SWAP2_MARGIN,
                 nodes: SWAP2_OPENING_NODES,
                 deadline,
             };
-            return Ok(Reaction::Think(Box::new(Job::Swap2Opening(job))));
+            return Ok(self.job(Task::Swap2Opening(task)));
         }
         for &point in &points {
             fresh.try_play(point).map_err(|error| SessionError::IllegalMove {
@@ -69,7 +69,7 @@ impl Session {
         stones: Vec<Point>,
         score: Score,
     ) -> Vec<Response> {
-        let Some(game) = &self.game else { return vec![Response::Error(SessionError::NoGame)] };
+        let Some(game) = &self.game else { return vec![SessionError::NoGame.into()] };
         let opening = Game::from_points(game.size(), game.rule(), &stones)
             .expect("the swap2 opening is a legal position");
         self.game = Some(opening);

@@ -1,27 +1,24 @@
 //! The manager's settings (`INFO`) as typed values, and what follows from them: the rule,
 //! the clock for the next move, and the transposition table's size.
 
+use mnk_engine::engine::{DEFAULT_HASH_BYTES, Engine, MAX_THREADS, MIN_HASH_BYTES};
 use mnk_engine::rules::Rule;
-use mnk_engine::search::MAX_THREADS;
 use mnk_engine::strength::Strength;
 use mnk_engine::time::TimeControl;
-use mnk_engine::tt::{BUCKET_BYTES, BUCKET_ENTRIES};
 
-use crate::command::Info;
+use crate::command::Setting;
 use crate::error::UnsupportedRule;
 
+/// Deepest `max_depth` the search takes, in plies.
+pub const MAX_DEPTH: u64 = 255;
 /// Turn time when the manager sends none, in milliseconds.
 pub const DEFAULT_TURN_MS: u64 = 5_000;
-/// Transposition-table size when the manager sets no memory limit.
-pub const DEFAULT_HASH_BYTES: usize = 64 << 20;
 /// Memory kept back from `max_memory` for everything but the transposition table: code,
 /// stacks, the search's own tables, allocator slack.
 pub const MEMORY_RESERVE_BYTES: usize = 24 << 20;
 /// Memory kept back from `max_memory` for each search thread beyond the first: its board,
 /// solver table and search tables, and the part of its stack it touches.
 pub const THREAD_RESERVE_BYTES: usize = 8 << 20;
-/// Smallest transposition table.
-pub const MIN_HASH_BYTES: usize = 1 << 20;
 /// Main-search nodes a second one search thread is assumed to reach when the table is sized
 /// for the time control: well above the 2.5 M measured here (`bench --speed`), so a faster
 /// machine still finds room.
@@ -95,29 +92,32 @@ impl Settings {
     /// Takes the setting of one `INFO` line. A `time_left` restarts the count of the
     /// engine's own thinking time (see [`Settings::spent_ms`]); `thread_num` is clamped to
     /// 1..=[`MAX_THREADS`].
-    pub fn apply(&mut self, info: &Info) {
-        match *info {
-            Info::TimeoutTurn(ms) => self.turn_ms = ms,
-            Info::TimeoutMatch(ms) => self.match_ms = ms,
-            Info::TimeLeft(ms) => {
-                self.time_left_ms = Some(ms);
+    pub fn apply(&mut self, setting: &Setting) {
+        match *setting {
+            Setting::TimeoutTurn(ms) => self.turn_ms = ms,
+            Setting::TimeoutMatch(ms) => self.match_ms = ms,
+            Setting::TimeLeft(ms) => {
+                self.time_left_ms = Some(ms.max(0).unsigned_abs());
                 (self.spent_ms, self.earned_ms) = (0, 0);
             }
-            Info::TimeIncrement(ms) => self.increment_ms = ms,
-            Info::MaxMemory(bytes) => self.max_memory = bytes,
-            Info::HashSizeKb(kb) => self.hash_kb = (kb > 0).then_some(kb),
-            Info::Rule(code) => self.rule_code = code,
-            Info::MaxDepth(depth) => self.max_depth = depth,
-            Info::MaxNode(nodes) => self.max_nodes = nodes,
-            Info::ThreadNum(n) => {
+            Setting::TimeIncrement(ms) => self.increment_ms = ms,
+            Setting::MaxMemory(bytes) => self.max_memory = bytes,
+            Setting::HashSizeKb(kb) => self.hash_kb = (kb > 0).then_some(kb),
+            Setting::Rule(code) => self.rule_code = code,
+            Setting::MaxDepth(depth) => {
+                self.max_depth =
+                    depth.map(|d| u32::try_from(d.min(MAX_DEPTH)).expect("at most 255"));
+            }
+            Setting::MaxNode(nodes) => self.max_nodes = nodes,
+            Setting::ThreadNum(n) => {
                 self.threads = usize::try_from(n.clamp(1, MAX_THREADS as u64)).unwrap_or(1);
             }
-            Info::Messages(on) => self.messages = on,
-            Info::Pondering(on) => self.pondering = on,
-            Info::Strength(strength) => self.strength = strength,
+            Setting::Messages(on) => self.messages = on,
+            Setting::Pondering(on) => self.pondering = on,
+            Setting::Strength(strength) => self.strength = strength,
             // Accepted and not needed: game_type, folder, evaluate (a debugging hint that
             // must never print) and any unknown key.
-            Info::Ignored(_) => {}
+            Setting::Ignored(..) => {}
         }
     }
 
@@ -191,8 +191,6 @@ impl Settings {
         let nodes = u128::from(TABLE_NODES_PER_SECOND) * longest_move.as_millis() / 1000
             * (self.threads as u128)
             * u128::from(TABLE_MOVES);
-        let bytes = nodes * (BUCKET_BYTES / BUCKET_ENTRIES) as u128;
-        usize::try_from(bytes)
-            .map_or(usize::MAX, |b| b.checked_next_power_of_two().unwrap_or(usize::MAX))
+        Engine::hash_bytes_for_entries(nodes)
     }
 }

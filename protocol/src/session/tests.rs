@@ -2,16 +2,16 @@
 
 use std::time::Instant;
 
+use mnk_engine::engine::{DEFAULT_HASH_BYTES, MAX_THREADS, MIN_HASH_BYTES, TOUCH_STEP_BYTES};
 use mnk_engine::limits::StopFlag;
-
-use mnk_engine::rules::Rule;
-use mnk_engine::search::MAX_THREADS;
-use mnk_engine::size::BoardSize;
-use mnk_engine::tt::TranspositionTable;
+use mnk_engine::strength::Strength;
 
 use super::*;
 use crate::command::Field;
-use mnk_engine::tt::BUCKET_BYTES;
+
+fn p(x: usize, y: usize) -> Point {
+    Point::new(x, y)
+}
 
 /// A stop flag already raised: a job given it stops at once.
 fn raised() -> StopFlag {
@@ -28,14 +28,19 @@ fn reply(session: &mut Session, command: Command) -> Vec<Response> {
     }
 }
 
-/// The search a reaction hands out.
-fn search_job(reaction: Reaction) -> SearchJob {
+/// The job a reaction hands out.
+fn job(reaction: Reaction) -> Box<Job> {
     match reaction {
-        Reaction::Think(job) => match *job {
-            Job::Search(job) => job,
-            other => panic!("not a search: {other:?}"),
-        },
+        Reaction::Think(job) => job,
         other => panic!("not a job: {other:?}"),
+    }
+}
+
+/// The search a reaction hands out.
+fn search_job(reaction: Reaction) -> SearchTask {
+    match job(reaction).task {
+        Task::Search(search) => search,
+        other => panic!("not a search: {other:?}"),
     }
 }
 
@@ -65,10 +70,10 @@ fn started(size: usize) -> Session {
 #[test]
 fn turn_plays_the_opponent_move_and_answers_with_a_legal_move() {
     let mut s = started(15);
-    let lines = reply(&mut s, Command::Turn((7, 7)));
+    let lines = reply(&mut s, Command::Turn(p(7, 7)));
     assert_eq!(lines.len(), 1);
-    let Response::Move(p) = lines[0] else { panic!("{lines:?}") };
-    assert_ne!(p, (7, 7));
+    let Response::Move(point) = lines[0] else { panic!("{lines:?}") };
+    assert_ne!(point, p(7, 7));
     assert_eq!(s.game().unwrap().move_count(), 2);
 }
 
@@ -78,7 +83,7 @@ fn turn_plays_the_opponent_move_and_answers_with_a_legal_move() {
 fn a_turn_time_alone_is_the_aim_and_the_limit() {
     let mut s = started(15);
     let limits = |s: &mut Session| {
-        let job = search_job(s.handle(Command::Turn((7, 7))));
+        let job = search_job(s.handle(Command::Turn(p(7, 7))));
         (job.limits.target, job.limits.deadline)
     };
     s.handle(Command::info("timeout_turn", "1000"));
@@ -106,12 +111,12 @@ fn the_game_clock_counts_the_thinking_time_between_time_lefts() {
     assert_eq!(left(&s), None, "no timeout_match: no game clock");
     info(&mut s, "timeout_match", "3000");
     assert_eq!(left(&s), Some(3000));
-    reply(&mut s, Command::Turn((7, 7)));
+    reply(&mut s, Command::Turn(p(7, 7)));
     let after_one = left(&s).expect("a clock");
     assert!(after_one < 3000, "the answer's time is taken off: {after_one}");
     info(&mut s, "time_left", "2500");
     assert_eq!(left(&s), Some(2500));
-    reply(&mut s, Command::Turn((7, 9)));
+    reply(&mut s, Command::Turn(p(7, 9)));
     assert!(left(&s).expect("a clock") < 2500);
     reply(&mut s, Command::Restart);
     assert_eq!(left(&s), Some(3000), "a new game's clock is full");
@@ -133,14 +138,14 @@ fn the_increment_is_earned_after_each_answer_and_counted_in_the_budget() {
         s.handle(Command::info("time_increment", increment));
         s
     };
-    let budget = |mut s: Session| search_job(s.handle(Command::Turn((7, 7)))).limits.target;
+    let budget = |mut s: Session| search_job(s.handle(Command::Turn(p(7, 7)))).limits.target;
     let (without, with) = (budget(clocked("0")), budget(clocked("400")));
     assert!(with > without, "{with:?} is not above {without:?}");
     let mut s = clocked("400");
     let tc = s.settings().time_control();
     assert_eq!((tc.left_ms, tc.increment_ms), (Some(3000), 400));
     s.handle(Command::info("timeout_turn", "100"));
-    reply(&mut s, Command::Turn((7, 7)));
+    reply(&mut s, Command::Turn(p(7, 7)));
     let left = s.settings().time_control().left_ms.expect("a clock");
     assert!(left > 3200 && left < 3400, "the answer took its time and earned 400: {left}");
     s.handle(Command::info("time_left", "2000"));
@@ -160,19 +165,18 @@ fn only_mnk_gets_the_table_the_settings_ask_for() {
         let mut s = Session::with_player(player);
         reply(&mut s, Command::Start { width: 15, height: 15 });
         s.handle(Command::info("max_depth", "2"));
-        let lines = reply(&mut s, Command::Turn((7, 7)));
+        let lines = reply(&mut s, Command::Turn(p(7, 7)));
         assert!(matches!(lines.last(), Some(Response::Move(_))), "{player:?}: {lines:?}");
-        let kept = s.tt.as_ref().map(TranspositionTable::bytes);
-        assert_eq!(kept, Some(TranspositionTable::bytes_for(bytes)), "{player:?}");
+        assert_eq!(s.engine.as_ref().map(Engine::hash_bytes), Some(bytes), "{player:?}");
     }
 }
 
 #[test]
 fn illegal_turns_leave_the_position_unchanged() {
     let mut s = started(15);
-    reply(&mut s, Command::Turn((7, 7)));
+    reply(&mut s, Command::Turn(p(7, 7)));
     let before = s.game().unwrap().history();
-    for bad in [(7, 7), (15, 0), (0, 99)] {
+    for bad in [p(7, 7), p(15, 0), p(0, 99)] {
         let lines = reply(&mut s, Command::Turn(bad));
         assert!(matches!(&lines[..], [Response::Error(_)]), "{lines:?}");
         assert_eq!(s.game().unwrap().history(), before);
@@ -183,17 +187,17 @@ fn illegal_turns_leave_the_position_unchanged() {
 fn board_infers_colours_from_counts() {
     let mut s = started(15);
     let stones = [
-        BoardStone { point: (7, 7), field: Field::Opponent },
-        BoardStone { point: (8, 8), field: Field::Own },
-        BoardStone { point: (9, 9), field: Field::Opponent },
+        BoardStone { point: p(7, 7), field: Field::Opponent },
+        BoardStone { point: p(8, 8), field: Field::Own },
+        BoardStone { point: p(9, 9), field: Field::Opponent },
     ];
     let lines = reply(&mut s, Command::Board(stones.to_vec()));
     assert!(matches!(lines[..], [Response::Move(_)]), "{lines:?}");
     let history = s.game().unwrap().history();
-    assert_eq!(&history[..3], &[(7, 7), (8, 8), (9, 9)]);
+    assert_eq!(&history[..3], &[p(7, 7), p(8, 8), p(9, 9)]);
     let bad = [
-        BoardStone { point: (7, 7), field: Field::Own },
-        BoardStone { point: (8, 8), field: Field::Own },
+        BoardStone { point: p(7, 7), field: Field::Own },
+        BoardStone { point: p(8, 8), field: Field::Own },
     ];
     assert!(matches!(&reply(&mut s, Command::Board(bad.to_vec()))[..], [Response::Error(_)]));
     assert_eq!(s.game().unwrap().move_count(), 4, "unchanged after the bad BOARD");
@@ -221,7 +225,7 @@ fn unsupported_sizes_and_rules_are_errors() {
     let mut s = Session::new();
     assert_eq!(
         reply(&mut s, Command::Start { width: 23, height: 23 }),
-        vec![Response::Error(SessionError::UnsupportedSize { width: 23, height: 23 })]
+        vec![SessionError::UnsupportedSize { width: 23, height: 23 }.into()]
     );
     assert!(matches!(&reply(&mut s, Command::Begin)[..], [Response::Error(_)]));
     reply(&mut s, Command::Start { width: 15, height: 15 });
@@ -236,12 +240,12 @@ fn unsupported_sizes_and_rules_are_errors() {
 #[test]
 fn takeback_undoes_only_the_last_move() {
     let mut s = started(5);
-    reply(&mut s, Command::Turn((2, 2)));
+    reply(&mut s, Command::Turn(p(2, 2)));
     let last = s.game().unwrap().last_move().unwrap();
-    assert!(matches!(&reply(&mut s, Command::Takeback((2, 2)))[..], [Response::Error(_)]));
+    assert!(matches!(&reply(&mut s, Command::Takeback(p(2, 2)))[..], [Response::Error(_)]));
     assert_eq!(reply(&mut s, Command::Takeback(last)), vec![Response::Ok]);
-    assert_eq!(reply(&mut s, Command::Takeback((2, 2))), vec![Response::Ok]);
-    assert!(matches!(&reply(&mut s, Command::Takeback((2, 2)))[..], [Response::Error(_)]));
+    assert_eq!(reply(&mut s, Command::Takeback(p(2, 2))), vec![Response::Ok]);
+    assert!(matches!(&reply(&mut s, Command::Takeback(p(2, 2)))[..], [Response::Error(_)]));
 }
 
 #[test]
@@ -274,14 +278,14 @@ fn thread_num_sets_the_threads_and_their_memory() {
     s.settings.turn_ms = turn_ms;
     info(&mut s, "many");
     assert_eq!(s.settings().threads, 2, "the old value stays");
-    let mut lines = reply(&mut s, Command::Turn((7, 7)));
+    let mut lines = reply(&mut s, Command::Turn(p(7, 7)));
     assert!(matches!(&lines[0], Response::Message(m) if m.contains("thread_num")), "{lines:?}");
     for _ in 0..3 {
-        let Some(&Response::Move(p)) = lines.last() else { panic!("{lines:?}") };
+        let Some(&Response::Move(point)) = lines.last() else { panic!("{lines:?}") };
         let game = s.game().unwrap();
-        assert_eq!(game.last_move(), Some(p));
+        assert_eq!(game.last_move(), Some(point));
         let history = game.history();
-        let free = (0..15).flat_map(|x| (0..15).map(move |y| (x, y)));
+        let free = (0..15).flat_map(|x| (0..15).map(move |y| p(x, y)));
         let next = free.filter(|q| !history.contains(q)).nth(3).unwrap();
         lines = reply(&mut s, Command::Turn(next));
     }
@@ -339,36 +343,32 @@ fn small_board_extensions_solve_and_perft() {
     // Larger boards count a ply less, so that a PERFT stays about a second.
     let mut large = started(20);
     let refused = reply(&mut large, Command::Perft(4));
-    assert!(
-        matches!(&refused[..], [Response::Error(SessionError::PerftTooDeep { depth: 4, max: 3 })]),
-        "{refused:?}"
-    );
+    assert_eq!(refused, vec![SessionError::PerftTooDeep { depth: 4, max: 3 }.into()]);
     assert_eq!(reply(&mut large, Command::Perft(3))[1], Response::Nodes(63_520_800));
 }
 
 #[test]
 fn yxnbest_reports_distinct_best_moves_then_plays_the_first() {
     let mut s = started(15);
-    reply(&mut s, Command::Turn((7, 7)));
+    reply(&mut s, Command::Turn(p(7, 7)));
     let before = s.game().unwrap().move_count();
     let lines = reply(&mut s, Command::YxNbest(3));
-    let [Response::Message(a), Response::Message(b), Response::Message(c), Response::Move(p)] =
+    let [Response::Info(a), Response::Info(b), Response::Info(c), Response::Move(played)] =
         &lines[..]
     else {
         panic!("{lines:?}")
     };
     let mut roots = Vec::new();
-    for (k, text) in [a, b, c].into_iter().enumerate() {
-        assert!(text.starts_with(&format!("nbest {}/3 depth ", k + 1)), "{text}");
-        let pv = text.split(" pv ").nth(1).expect("a pv");
-        let root = pv.split(' ').next().expect("a move").to_string();
+    for (k, progress) in [a, b, c].into_iter().enumerate() {
+        let Progress::NBest(line) = progress else { panic!("{progress:?}") };
+        assert_eq!((line.index, line.asked), (k + 1, 3), "{progress}");
+        let root = line.pv[0];
         assert!(!roots.contains(&root), "{lines:?}");
         roots.push(root);
     }
-    let moves = mnk_engine::notation::parse_moves(&roots[0]).unwrap();
-    assert_eq!(moves, vec![*p], "the move played is the first line's");
+    assert_eq!(roots[0], *played, "the move played is the first line's");
     let game = s.game().unwrap();
-    assert_eq!((game.move_count(), game.last_move()), (before + 1, Some(*p)));
+    assert_eq!((game.move_count(), game.last_move()), (before + 1, Some(*played)));
 
     let mut idle = Session::new();
     assert!(matches!(&reply(&mut idle, Command::YxNbest(2))[..], [Response::Error(_)]));
@@ -378,16 +378,16 @@ fn yxnbest_reports_distinct_best_moves_then_plays_the_first() {
 fn yxnbest_keeps_a_threat_sequence_win_as_one_of_its_lines() {
     // Black (to move) has an open three h8 i8 j8: a VCF wins before the main search.
     let mut s = started(15);
-    let stone = |x, y, field| BoardStone { point: (x, y), field };
+    let stone = |x, y, field| BoardStone { point: p(x, y), field };
     let (own, opp) = (Field::Own, Field::Opponent);
     let stones = [(7, 7, own), (0, 0, opp), (8, 7, own), (0, 14, opp), (9, 7, own), (14, 0, opp)];
     let stones: Vec<BoardStone> = stones.iter().map(|&(x, y, f)| stone(x, y, f)).collect();
     assert!(reply(&mut s, Command::YxBoard(stones)).is_empty());
     let lines = reply(&mut s, Command::YxNbest(3));
-    let texts: Vec<&String> = lines
+    let texts: Vec<String> = lines
         .iter()
         .filter_map(|r| match r {
-            Response::Message(m) => Some(m),
+            Response::Info(progress) => Some(progress.to_string()),
             _ => None,
         })
         .collect();
@@ -399,15 +399,15 @@ fn yxnbest_keeps_a_threat_sequence_win_as_one_of_its_lines() {
 #[test]
 fn an_illegal_search_move_is_replaced_by_a_legal_one() {
     let mut s = started(5);
-    reply(&mut s, Command::Turn((2, 2)));
+    reply(&mut s, Command::Turn(p(2, 2)));
     let history = s.game().unwrap().history();
     let occupied = history[0];
     let free =
-        (0..5).flat_map(|y| (0..5).map(move |x| (x, y))).find(|p| !history.contains(p)).unwrap();
-    let job = search_job(s.handle(Command::Turn(free)));
-    let mut outcome = job.run(raised(), &mut |_| {});
-    outcome.best = Some(occupied);
-    let lines = s.finish(JobOutcome::Search(outcome));
+        (0..5).flat_map(|y| (0..5).map(move |x| p(x, y))).find(|q| !history.contains(q)).unwrap();
+    let mut outcome = job(s.handle(Command::Turn(free))).run(raised(), &mut |_| {});
+    let TaskResult::Search(search) = &mut outcome.result else { panic!("a search") };
+    search.best = Some(occupied);
+    let lines = s.finish(outcome);
     let Some(Response::Move(played)) = lines.last() else { panic!("{lines:?}") };
     assert_ne!(*played, occupied);
     assert_eq!(s.game().unwrap().last_move(), Some(*played));
@@ -428,50 +428,37 @@ fn idle_time_prepares_the_first_search_table_and_a_search_takes_it() {
     reply(&mut s, Command::info("rule", "1"));
     reply(&mut s, Command::info("timeout_turn", "200"));
     // The steps that leave more to do: the pattern table's, then the table's (its
-    // entries and a spare bucket, 2 MiB a step) but the last.
-    let touch_steps = |table: usize| (table + BUCKET_BYTES).div_ceil(TOUCH_STEP_BYTES) - 1;
+    // entries and a spare 64-byte bucket, 2 MiB a step) but the last.
+    let touch_steps = |table: usize| (table + 64).div_ceil(TOUCH_STEP_BYTES) - 1;
     let steps = prepare_all(&mut s);
     let table = s.settings().hash_bytes();
     assert_eq!(table, 32 << 20);
     assert_eq!(steps, 1 + touch_steps(table));
-    assert_eq!(s.tt_context, Some((BoardSize::FIFTEEN, Rule::Standard)));
-    let storage = s.tt.as_ref().map(TranspositionTable::storage_bytes);
-    assert_eq!(s.tt_touched, storage);
+    assert_eq!(s.engine.as_ref().map(Engine::hash_bytes), Some(table));
     assert!(!s.prepare(), "done");
     // New settings: a new table, prepared again.
     reply(&mut s, Command::info("timeout_turn", "1000"));
     // (1 s a move asks for 128 MiB; with no max_memory the 64 MiB default caps it.)
     assert_eq!(s.settings().hash_bytes(), DEFAULT_HASH_BYTES);
     assert_eq!(prepare_all(&mut s), touch_steps(DEFAULT_HASH_BYTES));
-    // The search takes the prepared table (the same size and context) and keeps it.
-    let job = search_job(s.handle(Command::Turn((7, 7))));
-    assert_eq!(job.tt.bytes(), DEFAULT_HASH_BYTES);
-    assert_eq!(s.tt_touched, None);
-    s.finish(JobOutcome::Search(job.run(raised(), &mut |_| {})));
+    // The search takes the prepared table (the same size and game) and keeps it.
+    let job = job(s.handle(Command::Turn(p(7, 7))));
+    assert_eq!(job.engine.as_ref().map(Engine::hash_bytes), Some(DEFAULT_HASH_BYTES));
+    assert!(s.engine.is_none(), "the job has it");
+    s.finish(job.run(raised(), &mut |_| {}));
     assert!(!s.prepare(), "a table a search has had is not fresh");
-    assert_eq!(s.tt_context, Some((BoardSize::FIFTEEN, Rule::Standard)));
+    assert_eq!(s.engine.as_ref().map(Engine::hash_bytes), Some(DEFAULT_HASH_BYTES));
 }
 
 #[test]
 fn a_move_counts_its_time_from_when_the_command_came_in() {
     let mut s = started(15);
     let came_in = Instant::now() - std::time::Duration::from_millis(20);
-    let job = search_job(s.handle_received(Command::Turn((7, 7)), came_in));
+    let job = search_job(s.handle_received(Command::Turn(p(7, 7)), came_in));
     let deadline = job.limits.deadline.expect("a time limit");
     // 50 ms a move less the margin, counted from when the command came in.
     assert_eq!(deadline, came_in + std::time::Duration::from_millis(50 - 25 - 2));
     assert_eq!(job.started, came_in);
-}
-
-#[test]
-fn the_table_is_fresh_after_a_size_or_rule_change() {
-    let mut s = started(3);
-    reply(&mut s, Command::Begin);
-    assert_eq!(s.tt_context, Some((BoardSize::THREE, Rule::Freestyle)));
-    reply(&mut s, Command::Start { width: 5, height: 5 });
-    reply(&mut s, Command::info("rule", "1"));
-    reply(&mut s, Command::Begin);
-    assert_eq!(s.tt_context, Some((BoardSize::FIVE, Rule::Standard)));
 }
 
 /// `INFO hash_size` (KB) sizes the table, within what `max_memory` allows, and 0 gives the
@@ -501,8 +488,8 @@ fn yixin_hash_clear_and_show_info() {
     // A small table, so that even a short first search (a loaded machine's) fills the part
     // of it `hashfull` samples.
     s.handle(Command::info("hash_size", "64"));
-    reply(&mut s, Command::Turn((7, 7)));
-    let full = |s: &Session| s.tt.as_ref().map_or(0, TranspositionTable::hashfull);
+    reply(&mut s, Command::Turn(p(7, 7)));
+    let full = |s: &Session| s.engine.as_ref().map_or(0, Engine::hashfull);
     assert!(full(&s) > 0, "the search stored entries");
     let lines = reply(&mut s, Command::YxHashClear);
     assert!(matches!(&lines[..], [Response::Message(m)] if m.contains("cleared")), "{lines:?}");
@@ -521,32 +508,29 @@ fn yixin_hash_clear_and_show_info() {
 #[test]
 fn blocked_cells_stay_out_of_answers_until_taken_back() {
     let mut s = started(15);
-    reply(&mut s, Command::Turn((7, 7)));
+    reply(&mut s, Command::Turn(p(7, 7)));
     reply(&mut s, Command::Restart);
-    let blocked = vec![(6, 6), (7, 6), (8, 6), (6, 7), (8, 7), (6, 8), (7, 8), (8, 8)];
+    let blocked = vec![p(6, 6), p(7, 6), p(8, 6), p(6, 7), p(8, 7), p(6, 8), p(7, 8), p(8, 8)];
     assert!(reply(&mut s, Command::YxBlock(blocked.clone())).is_empty());
-    let lines = reply(&mut s, Command::YxBlock(vec![(3, 3), (15, 2)]));
+    let lines = reply(&mut s, Command::YxBlock(vec![p(3, 3), p(15, 2)]));
     assert!(
         matches!(&lines[..], [Response::Error(e)] if e.to_string().contains("15,2")),
         "{lines:?}"
     );
-    let lines = reply(&mut s, Command::Turn((7, 7)));
-    let [Response::Move(p)] = lines[..] else { panic!("{lines:?}") };
-    assert!(!blocked.contains(&p), "played blocked {p:?}");
+    let lines = reply(&mut s, Command::Turn(p(7, 7)));
+    let [Response::Move(played)] = lines[..] else { panic!("{lines:?}") };
+    assert!(!blocked.contains(&played), "played blocked {played}");
     let lines = reply(&mut s, Command::YxNbest(4));
     for line in &lines {
-        let text = line.to_string();
-        if let Some(pv) = text.split(" pv ").nth(1) {
-            let first = mnk_engine::notation::parse_moves(pv.split(' ').next().unwrap()).unwrap();
-            assert!(!blocked.contains(&first[0]), "{text}");
+        if let Response::Info(Progress::NBest(nbest)) = line {
+            assert!(!blocked.contains(&nbest.pv[0]), "{line}");
         }
     }
-    let blocks = |s: &mut Session| search_job(s.handle(Command::YxNbest(1))).blocked;
-    assert_eq!(blocks(&mut s), blocked, "no (3, 3): the refused block added nothing");
-    reply(&mut s, Command::YxBlockUndo(vec![(6, 6), (8, 8)]));
-    assert_eq!(blocks(&mut s), blocked[1..7].to_vec());
+    assert_eq!(s.blocked, blocked, "no 3,3: the refused block added nothing");
+    reply(&mut s, Command::YxBlockUndo(vec![p(6, 6), p(8, 8)]));
+    assert_eq!(s.blocked, blocked[1..7].to_vec());
     reply(&mut s, Command::YxBlockReset);
-    assert_eq!(blocks(&mut s), vec![]);
+    assert_eq!(s.blocked, vec![]);
 }
 
 /// With pondering on, each answer leaves the search for the opponent's time: the
@@ -556,32 +540,29 @@ fn blocked_cells_stay_out_of_answers_until_taken_back() {
 #[test]
 fn pondering_follows_an_answer_until_the_next_command() {
     let mut s = started(15);
-    reply(&mut s, Command::Turn((7, 7)));
+    reply(&mut s, Command::Turn(p(7, 7)));
     assert!(s.ponder().is_none(), "off by default");
     s.handle(Command::info("pondering", "1"));
     assert!(s.ponder().is_none(), "the INFO line took the chance");
-    reply(&mut s, Command::Turn((9, 9)));
+    reply(&mut s, Command::Turn(p(9, 9)));
     let played = s.game().unwrap().move_count();
-    let job = match s.ponder().map(|job| *job) {
-        Some(Job::Search(job)) => job,
-        other => panic!("no ponder search: {other:?}"),
-    };
-    assert_eq!(job.purpose, Purpose::Ponder);
-    assert!(job.limits.deadline.is_none() && job.limits.nodes.is_none(), "until stopped");
-    assert!([played, played + 1].contains(&job.game.move_count()));
+    let job = s.ponder().expect("a ponder search");
+    let Task::Search(search) = &job.task else { panic!("{job:?}") };
+    assert_eq!(search.purpose, Purpose::Ponder);
+    assert!(search.limits.deadline.is_none() && search.limits.nodes.is_none(), "until stopped");
+    assert!([played, played + 1].contains(&search.game.move_count()));
     assert!(s.ponder().is_none(), "one search an answer");
-    let stop = raised();
-    let outcome = Box::new(Job::Search(job)).run(stop, &mut |_| {});
+    let outcome = job.run(raised(), &mut |_| {});
     assert!(s.finish(outcome).is_empty(), "a ponder search answers nothing");
     assert_eq!(s.game().unwrap().move_count(), played);
-    reply(&mut s, Command::Turn((5, 5)));
+    reply(&mut s, Command::Turn(p(5, 5)));
     s.handle(Command::About);
     assert!(s.ponder().is_none(), "a command ends the time to ponder");
 
     let mut classroom = Session::with_player(Player::Classroom);
     reply(&mut classroom, Command::Start { width: 15, height: 15 });
     classroom.handle(Command::info("pondering", "1"));
-    reply(&mut classroom, Command::Turn((7, 7)));
+    reply(&mut classroom, Command::Turn(p(7, 7)));
     assert!(classroom.ponder().is_none());
 }
 
@@ -609,10 +590,7 @@ fn search_defend_lists_every_legal_move_holding_moves_first() {
 
     let mut small = started(5);
     let lines = reply(&mut small, Command::YxSearchDefend);
-    assert!(
-        matches!(&lines[..], [Response::Error(SessionError::NeedsGomokuBoard(_))]),
-        "{lines:?}"
-    );
+    assert_eq!(lines, vec![SessionError::NeedsGomokuBoard("YXSEARCHDEFEND").into()]);
 }
 
 /// `YXBALANCEONE` places one stone of the side to move, `YXBALANCETWO` that and a reply,
@@ -639,7 +617,7 @@ fn balance_places_and_plays_one_or_two_stones() {
     }
     let mut idle = Session::new();
     let lines = reply(&mut idle, Command::YxBalance { stones: 1, target: 0 });
-    assert!(matches!(&lines[..], [Response::Error(SessionError::NoGame)]), "{lines:?}");
+    assert_eq!(lines, vec![SessionError::NoGame.into()]);
 }
 
 /// `INFO strength N` reaches the search (and a bad value changes nothing); at level 0 a
@@ -648,15 +626,16 @@ fn balance_places_and_plays_one_or_two_stones() {
 fn strength_sets_the_searches_level() {
     let mut s = started(15);
     s.handle(Command::info("strength", "0"));
-    let job = search_job(s.handle(Command::Turn((7, 7))));
-    assert_eq!(job.strength.0, mnk_engine::strength::Strength::new(0).unwrap());
-    let lines = s.think_inline(Box::new(Job::Search(job)));
+    let job = job(s.handle(Command::Turn(p(7, 7))));
+    let level = job.engine.as_ref().map(|engine| engine.level().strength);
+    assert_eq!(level, Strength::new(0));
+    let lines = s.think_inline(job);
     assert!(matches!(lines[..], [Response::Move(_)]), "{lines:?}");
     // Black's open four h8-k8 facing white at level 0: the five is always taken.
     reply(&mut s, Command::YxBoard(position("h8a1i8a3j8a5k8a7")));
     let lines = reply(&mut s, Command::YxNbest(1));
-    let Some(Response::Move(p)) = lines.last() else { panic!("{lines:?}") };
-    assert!([(6, 7), (11, 7)].contains(p), "{p:?}");
+    let Some(Response::Move(played)) = lines.last() else { panic!("{lines:?}") };
+    assert!([p(6, 7), p(11, 7)].contains(played), "{played}");
     s.handle(Command::info("strength", "101"));
     assert_eq!(s.settings().strength.level(), 0, "a bad value changes nothing");
 }
@@ -667,7 +646,7 @@ fn strength_sets_the_searches_level() {
 #[test]
 fn a_failed_job_still_answers_a_move_request() {
     let mut s = started(20);
-    reply(&mut s, Command::Turn((10, 10)));
+    reply(&mut s, Command::Turn(p(10, 10)));
     let stones = s.game().unwrap().history();
     let before = stones.len();
     let lines = s.fail(Some(Purpose::Move), "index out of bounds");
@@ -676,12 +655,11 @@ fn a_failed_job_still_answers_a_move_request() {
     };
     assert_eq!(message, "internal error: index out of bounds");
     assert_eq!(s.game().unwrap().move_count(), before + 1, "the move is played");
-    let (x, y) = *point;
-    let near = |&(sx, sy): &Point| x.abs_diff(sx) <= 2 && y.abs_diff(sy) <= 2;
+    let near = |stone: &Point| point.x.abs_diff(stone.x) <= 2 && point.y.abs_diff(stone.y) <= 2;
     assert!(stones.iter().any(near), "next to the stones {stones:?}: {point:?}");
     assert_eq!(s.fail(Some(Purpose::Ponder), "boom"), vec![]);
     let lines = s.fail(None, "boom");
-    assert!(matches!(&lines[..], [Response::Error(SessionError::Internal(m))] if m == "boom"));
+    assert_eq!(lines, vec![SessionError::Internal("boom".into()).into()]);
     assert_eq!(s.game().unwrap().move_count(), before + 1, "nothing else played");
 }
 
@@ -693,12 +671,15 @@ fn showforbid_follows_the_rule_the_settings_ask_for() {
     s.handle(Command::info("rule", "4"));
     // Black to move; j8 makes two open threes (h8 i8 and j9 j10).
     reply(&mut s, Command::YxBoard(position("h8,a1,i8,a3,j9,a5,j10,a7")));
-    assert_eq!(reply(&mut s, Command::YxShowForbid), vec![Response::Forbid(vec![(9, 7)])]);
+    assert_eq!(reply(&mut s, Command::YxShowForbid), vec![Response::Forbid(vec![p(9, 7)])]);
     s.handle(Command::info("rule", "0"));
     assert_eq!(reply(&mut s, Command::YxShowForbid), vec![Response::Forbid(vec![])]);
     s.handle(Command::info("rule", "4"));
-    assert_eq!(reply(&mut s, Command::YxShowForbid), vec![Response::Forbid(vec![(9, 7)])]);
+    assert_eq!(reply(&mut s, Command::YxShowForbid), vec![Response::Forbid(vec![p(9, 7)])]);
     s.handle(Command::info("rule", "3"));
     let refused = reply(&mut s, Command::YxShowForbid);
-    assert!(matches!(refused[..], [Response::Error(SessionError::UnsupportedRule(_))]));
+    assert_eq!(
+        refused,
+        vec![SessionError::UnsupportedRule(crate::error::UnsupportedRule(3)).into()]
+    );
 }

@@ -4,14 +4,14 @@
 
 use std::time::{Duration, Instant};
 
+use mnk_engine::engine::{DEFENCE_NODES, MAX_HASH_BYTES, MAX_THREADS};
+use mnk_engine::notation::{Point, format_pos};
 use mnk_engine::rules::Rule;
 use mnk_engine::score::{Score, format_score, loss_in, win_in};
 use mnk_engine::search::defend::Verdict;
-use mnk_engine::search::{DEFENCE_VCT_NODES, MAX_THREADS};
 use mnk_engine::size::BoardSize;
-use mnk_engine::tt;
 
-use super::job::{BalanceJob, BalanceOutcome, DefendJob, DefendOutcome, Job};
+use super::job::{BalanceTask, DefendTask, Task};
 use super::{Reaction, Session};
 use crate::error::SessionError;
 use crate::response::{ABOUT, Response};
@@ -21,14 +21,10 @@ impl Session {
     /// version, the most threads, the largest table (as Yixin-Board reads it: log2 of its
     /// size in KB), the rules (their `INFO rule` codes) and the board sizes.
     pub(super) fn show_info(&self) -> Vec<Response> {
-        let rules: Vec<String> = Rule::ALL
-            .iter()
-            .flat_map(|&rule| (0..16).filter(move |&code| Rule::from_protocol(code) == Some(rule)))
-            .map(|code| code.to_string())
-            .collect();
+        let rules: Vec<String> = Rule::PROTOCOL_CODES.iter().map(u32::to_string).collect();
         let sizes: Vec<String> =
             BoardSize::squares().map(|size| size.width().to_string()).collect();
-        let max_hash_log2_kb = (tt::MAX_BYTES / 1024).ilog2();
+        let max_hash_log2_kb = (MAX_HASH_BYTES / 1024).ilog2();
         [
             ABOUT.to_string(),
             format!("INFO MAX_THREAD_NUM {MAX_THREADS}"),
@@ -44,16 +40,16 @@ impl Session {
     /// `YXHASHCLEAR`: the transposition table emptied, so the next search learns nothing from
     /// the ones before.
     pub(super) fn clear_hash(&mut self) -> Response {
-        if let Some(table) = &mut self.tt {
-            table.clear();
+        if let Some(engine) = &mut self.engine {
+            engine.clear_hash();
         }
         Response::Message("transposition table cleared".to_string())
     }
 
     /// `YXSEARCHDEFEND` (boards larger than 5×5): a job that checks every legal move of the side to move
-    /// for a threat-sequence win of the opponent after it, [`DEFENCE_VCT_NODES`] a move,
+    /// for a threat-sequence win of the opponent after it, [`DEFENCE_NODES`] a move,
     /// within the turn's limit counted from `received`.
-    pub(super) fn search_defend(&self, received: Instant) -> Result<Reaction, SessionError> {
+    pub(super) fn search_defend(&mut self, received: Instant) -> Result<Reaction, SessionError> {
         let game = self.game()?;
         if game.size().is_small() {
             return Err(SessionError::NeedsGomokuBoard("YXSEARCHDEFEND"));
@@ -63,8 +59,8 @@ impl Session {
         }
         let limit = self.settings.time_control().move_time(game.empty_count()).limit;
         let deadline = (limit != Duration::MAX).then(|| received + limit);
-        let job = DefendJob { game: game.clone(), nodes: DEFENCE_VCT_NODES, deadline };
-        Ok(Reaction::Think(Box::new(Job::Defend(job))))
+        let task = DefendTask { game: game.clone(), nodes: DEFENCE_NODES, deadline };
+        Ok(self.job(Task::Defend(task)))
     }
 }
 
@@ -88,31 +84,23 @@ impl Session {
         }
         let limit = self.settings.time_control().move_time(game.empty_count()).limit;
         let deadline = (limit != Duration::MAX).then(|| received + limit);
-        let tt = self.table_for(Some((game.size(), game.rule())));
-        self.tt_touched = None;
-        let job = BalanceJob { game, stones, target, tt, nodes: BALANCE_NODES, deadline };
-        Ok(Reaction::Think(Box::new(Job::Balance(job))))
+        let task = BalanceTask { game, stones, target, nodes: BALANCE_NODES, deadline };
+        Ok(self.job(Task::Balance(task)))
     }
 
-    /// Takes back a finished balance job: keeps its table, plays its stones and answers
-    /// `MESSAGE balance ev E pv …` and the stones (`x,y` or `x1,y1 x2,y2`).
-    pub(super) fn finish_balance(&mut self, outcome: BalanceOutcome) -> Vec<Response> {
-        self.tt = Some(outcome.tt);
+    /// Takes back a finished balance job: plays its stones and answers `MESSAGE balance ev
+    /// E pv …` and the stones (`x,y` or `x1,y1 x2,y2`).
+    pub(super) fn finish_balance(&mut self, found: Option<(Vec<Point>, Score)>) -> Vec<Response> {
         let Some(game) = self.game.as_mut() else {
-            return vec![Response::Error(SessionError::NoGame)];
+            return vec![SessionError::NoGame.into()];
         };
-        let Some((stones, score)) = outcome.found else {
-            return vec![Response::Error(SessionError::NoLegalMove)];
+        let Some((stones, score)) = found else {
+            return vec![SessionError::NoLegalMove.into()];
         };
-        let geometry = game.geometry();
-        let pv: Vec<String> = stones
-            .iter()
-            .filter_map(|&(x, y)| geometry.cell(x, y))
-            .map(|cell| geometry.format_pos(cell))
-            .collect();
+        let pv: Vec<String> = stones.iter().map(|&stone| format_pos(stone)).collect();
         for &stone in &stones {
             if game.try_play(stone).is_err() {
-                return vec![Response::Error(SessionError::NoLegalMove)];
+                return vec![SessionError::NoLegalMove.into()];
             }
         }
         vec![
@@ -127,15 +115,11 @@ impl Session {
 /// its five, the move included) and its first move `R`; for one that holds, the static
 /// evaluation after it; `?` for one left unchecked — then `defend done H hold L lose U
 /// unchecked`.
-pub(super) fn finish_defend(outcome: &DefendOutcome, size: BoardSize) -> Vec<Response> {
-    let pos = |(x, y): (usize, usize)| {
-        let geometry = size.geometry();
-        geometry.cell(x, y).map(|cell| geometry.format_pos(cell)).unwrap_or_default()
-    };
-    let total = outcome.verdicts.len();
+pub(super) fn finish_defend(verdicts: &[(Point, Verdict, Option<Point>)]) -> Vec<Response> {
+    let pos = format_pos;
+    let total = verdicts.len();
     let (mut hold, mut lose, mut unchecked) = (0, 0, 0);
-    let mut lines: Vec<Response> = outcome
-        .verdicts
+    let mut lines: Vec<Response> = verdicts
         .iter()
         .enumerate()
         .map(|(index, &(point, verdict, reply))| {

@@ -1,15 +1,19 @@
 //! A pbrain engine as a child process, driven from the manager's side: the match runner's
-//! referee and the end-to-end tests both talk to engines through it.
+//! referee and the end-to-end tests both talk to engines through it, sending [`Command`]s
+//! and reading [`Response`]s (raw lines too, for tests of malformed input).
 //!
 //! A reader thread turns the engine's output into lines, decoding it leniently (invalid
 //! UTF-8 replaced, a trailing CR dropped: some engines print raw bytes), so no output can
 //! stop the reading; an engine counts as crashed only when its output closes.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
+
+use crate::command::Command;
+use crate::response::Response;
 
 /// What went wrong talking to an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -150,14 +154,17 @@ impl EngineProcess {
     pub fn spawn(command: &EngineCommand) -> Result<EngineProcess, EngineError> {
         let (program, arguments) =
             command.words.split_first().expect("a command line has a program");
-        let mut process = Command::new(program);
+        let mut process = std::process::Command::new(program);
         process.args(arguments).stderr(Stdio::null());
         EngineProcess::spawn_command(process, &command.line)
     }
 
     /// Starts `command` as it is set up (arguments, environment, stderr), with its input and
     /// output piped here; `name` stands for it until `ABOUT` gives another.
-    pub fn spawn_command(mut command: Command, name: &str) -> Result<EngineProcess, EngineError> {
+    pub fn spawn_command(
+        mut command: std::process::Command,
+        name: &str,
+    ) -> Result<EngineProcess, EngineError> {
         let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -194,9 +201,14 @@ impl EngineProcess {
         stdin.write_all(bytes).and_then(|()| stdin.flush()).map_err(|_| EngineError::Crashed)
     }
 
-    /// Sends one line.
-    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+    /// Sends one line as it is (for input that is no [`Command`]).
+    pub fn send_line(&mut self, line: &str) -> Result<(), EngineError> {
         self.send_raw(format!("{line}\n").as_bytes())
+    }
+
+    /// Sends `command` (a block as its lines).
+    pub fn send(&mut self, command: &Command) -> Result<(), EngineError> {
+        self.send_line(&command.to_string())
     }
 
     /// The next line of output, whatever it is, within `timeout`.
@@ -207,7 +219,9 @@ impl EngineProcess {
         })
     }
 
-    /// The next line that is not `MESSAGE`/`DEBUG` or empty, trimmed, within `timeout`.
+    /// The next line that is not progress (`MESSAGE`/`DEBUG`) or empty, trimmed, within
+    /// `timeout`, as it is: for the referee, which judges what an engine answers, and for
+    /// tests.
     pub fn answer(&mut self, timeout: Duration) -> Result<String, EngineError> {
         let deadline = Instant::now() + timeout;
         loop {
@@ -219,13 +233,18 @@ impl EngineProcess {
         }
     }
 
+    /// The next answer within `timeout`, as a [`Response`] (`Err(line)` for a line that
+    /// is none).
+    pub fn response(&mut self, timeout: Duration) -> Result<Result<Response, String>, EngineError> {
+        let line = self.answer(timeout)?;
+        Ok(line.parse::<Response>().map_err(|_| line))
+    }
+
     /// Asks `ABOUT` and keeps the `name` field if the engine gives one.
     pub fn identify(&mut self, timeout: Duration) -> Result<(), EngineError> {
-        self.send("ABOUT")?;
-        let about = self.answer(timeout)?;
-        if let Some(rest) = about.split("name=\"").nth(1)
-            && let Some(name) = rest.split('"').next()
-            && !name.is_empty()
+        self.send(&Command::About)?;
+        if let Ok(Response::About(about)) = self.response(timeout)?
+            && let Some(name) = about.get("name").filter(|name| !name.is_empty())
         {
             self.name = name.to_string();
         }
@@ -269,7 +288,7 @@ impl EngineProcess {
 
     /// Asks the engine to quit and gives it a moment, then kills it.
     pub fn quit(mut self) {
-        let _ = self.send("END");
+        let _ = self.send(&Command::End);
         self.close_input();
         let _ = self.wait_exit(Duration::from_millis(500));
     }
