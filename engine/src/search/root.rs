@@ -245,7 +245,7 @@ impl<B: Size> Searcher<'_, B> {
         self.best_move_checks.time += took;
         self.best_move_checks.measure_speed(used, took);
         if !refuted {
-            let exhausted = used < nodes && deadline.is_none_or(|end| Instant::now() < end);
+            let exhausted = !self.threat.cut_short();
             self.best_move_checks.last = Some((best, if exhausted { 0 } else { 2 * nodes }));
             return false;
         }

@@ -18,10 +18,11 @@
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 
 use mnk_engine::color::Color;
+use mnk_engine::limits::StopFlag;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::size::BoardSize;
 
@@ -149,7 +150,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let schedule: Vec<(Vec<Point>, bool)> =
         (0..games).map(|i| (openings[(i / 2) % openings.len()].clone(), i % 2 == 0)).collect();
     let next = Arc::new(AtomicUsize::new(0));
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = StopFlag::new();
     let (tx, rx) = mpsc::channel::<(usize, bool, Result<GameRecord, MatchError>)>();
     let schedule = Arc::new(schedule);
     let mut workers = Vec::new();
@@ -164,7 +165,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         );
         workers.push(std::thread::spawn(move || {
             loop {
-                if stop.load(Ordering::Relaxed) {
+                if stop.is_raised() {
                     break;
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
@@ -192,7 +193,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         let record = match record {
             Ok(r) => r,
             Err(e) => {
-                stop.store(true, Ordering::Relaxed);
+                stop.raise();
                 failure.get_or_insert(e);
                 continue;
             }
@@ -236,7 +237,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         if let Some((elo0, elo1)) = sprt
             && sprt_verdict(tally.llr(elo0, elo1)) != SprtVerdict::Continue
         {
-            stop.store(true, Ordering::Relaxed);
+            stop.raise();
         }
     }
     for worker in workers {

@@ -169,6 +169,12 @@ impl ThreatSearch {
         win
     }
 
+    /// Whether the last solve was cut short — its nodes spent, its deadline passed or the
+    /// search stopped — rather than searching every sequence it could.
+    pub(crate) fn cut_short(&self) -> bool {
+        self.nodes >= self.budget_end
+    }
+
     /// Keeps the wins in the table as [`Hints`] for [`ThreatSearch::solve_guided`]: call it
     /// right after a solve that found a win in `plies` plies, whose proof's positions are then
     /// in the table (but for a few that its later nodes overwrote: the table always
