@@ -13,7 +13,7 @@ use mnk_engine::outcome::Outcome;
 use mnk_engine::perft::perft;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
-use mnk_engine::size::{BoardSize, Size};
+use mnk_engine::{size::BoardSize, storage::Storage};
 use reference::{NaiveBoard, NaiveOutcome, NaiveRule};
 
 fn naive_outcome(outcome: Outcome) -> NaiveOutcome {
@@ -25,7 +25,7 @@ fn naive_outcome(outcome: Outcome) -> NaiveOutcome {
     }
 }
 
-fn assert_same<B: Size>(board: &Board<B>, naive: &NaiveBoard) {
+fn assert_same<B: Storage>(board: &Board<B>, naive: &NaiveBoard) {
     let g = board.geometry();
     assert!(board.is_consistent());
     assert_eq!(naive_outcome(board.outcome()), naive.outcome, "outcome after {:?}", naive.moves);
@@ -40,7 +40,7 @@ fn assert_same<B: Size>(board: &Board<B>, naive: &NaiveBoard) {
 /// Plays a random game on both boards, comparing after every move, and returns the positions
 /// seen (as move lists), on a board of geometry `g`. Moves stay inside a `window`×`window`
 /// square (at most the board) so lines and overlines happen often.
-fn random_game<B: Size>(
+fn random_game<B: Storage>(
     rng: &mut SplitMix64,
     g: Geometry,
     rule: Rule,
@@ -93,7 +93,7 @@ fn random_game<B: Size>(
     seen
 }
 
-fn boards_agree_on_random_games<B: Size>(g: Geometry, games: usize, window: usize) -> usize {
+fn boards_agree_on_random_games<B: Storage>(g: Geometry, games: usize, window: usize) -> usize {
     let mut rng = SplitMix64::new(0xC0FFEE ^ (g.width() * 32 + g.height()) as u64);
     let mut positions = 0;
     for rule in Rule::ALL {
@@ -135,7 +135,7 @@ fn reference_and_bitboard_boards_agree_on_every_kind_of_size() {
 
 /// Perft of the engine and of the naive board on `count` random positions of `B`, where the
 /// position after a random prefix of a random game has at most `max_empty` empty cells in play.
-fn perft_agrees<B: Size>(
+fn perft_agrees<B: Storage>(
     g: Geometry,
     rule: Rule,
     seed: u64,

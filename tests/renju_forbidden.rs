@@ -8,7 +8,7 @@ use mnk_engine::board::Board;
 use mnk_engine::color::Color;
 use mnk_engine::notation::{Point, parse_moves};
 use mnk_engine::rules::Rule;
-use mnk_engine::size::{BoardSize, Size};
+use mnk_engine::{size::BoardSize, storage::Storage};
 use reference::{NaiveBoard, NaiveRule};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/renju-forbid-dev.txt");
@@ -83,7 +83,7 @@ fn the_naive_reference_agrees_with_the_data_file() {
 
 /// Black's forbidden points on every empty cell of `board`, reached by `moves`, are those
 /// of the naive reference on a board of the same size.
-fn assert_forbidden_points_are_the_references<B: Size>(board: &Board<B>, moves: &[Point]) {
+fn assert_forbidden_points_are_the_references<B: Storage>(board: &Board<B>, moves: &[Point]) {
     let g = board.geometry();
     let mut naive = NaiveBoard::new(g.width(), g.height(), 5, NaiveRule::Renju);
     for point in moves {

@@ -15,15 +15,15 @@ use mnk_engine::outcome::Outcome;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
 use mnk_engine::search::{Searcher, search};
-use mnk_engine::size::Size;
 use mnk_engine::solve::{GameValue, solve, solve_with};
+use mnk_engine::storage::Storage;
 use mnk_engine::tt::TranspositionTable;
 use reference::{NaiveBoard, NaiveOutcome, NaiveRule, WIN};
 
 /// The per-move budget the engine must be unbeatable with.
 const MOVE_TIME: Duration = Duration::from_millis(10);
 
-fn naive_of<B: Size>(moves: &[(usize, usize)]) -> NaiveBoard {
+fn naive_of<B: Storage>(moves: &[(usize, usize)]) -> NaiveBoard {
     let g = B::GEOMETRY;
     let mut naive = NaiveBoard::new(g.width(), g.height(), g.k(), NaiveRule::Freestyle);
     for &(x, y) in moves {
@@ -48,7 +48,7 @@ fn exact_score_of_move(naive: &mut NaiveBoard, x: usize, y: usize) -> i32 {
     score
 }
 
-fn engine_move<B: Size>(board: &Board<B>, tt: &mut TranspositionTable, limits: &Limits) -> Cell {
+fn engine_move<B: Storage>(board: &Board<B>, tt: &mut TranspositionTable, limits: &Limits) -> Cell {
     let result = search(board, tt, limits.clone(), &mut |_| {});
     let cell = result.best_move.expect("an undecided board has a move");
     assert!(board.legal_moves().contains(cell), "illegal move {cell:?}");
@@ -98,8 +98,9 @@ fn tic_tac_toe_multi_pv_lines_are_distinct_moves_with_exact_scores() {
             continue;
         }
         let legal = board.legal_moves().count() as usize;
-        let result =
-            Searcher::new(board.clone(), &mut tt, Limits::default()).with_lines(9).run(&mut |_| {});
+        let result = Searcher::new(board.clone(), &mut tt, Limits::default())
+            .with_multipv(9)
+            .run(&mut |_| {});
         let lines = &result.lines;
         assert!(!lines.is_empty() && lines.len() <= legal, "{} lines after {moves:?}", lines.len());
         assert_eq!(
@@ -139,7 +140,7 @@ fn small_board_values_from_the_empty_board_are_draws() {
 }
 
 /// Plays every possible opponent sequence against the engine; returns (games, engine wins).
-fn adversary<B: Size>(
+fn adversary<B: Storage>(
     board: &mut Board<B>,
     engine: Color,
     tt: &mut TranspositionTable,

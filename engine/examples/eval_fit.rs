@@ -24,7 +24,7 @@ use mnk_engine::color::Color;
 use mnk_engine::eval::TEMPO;
 use mnk_engine::limits::Limits;
 use mnk_engine::pattern::combo::{COMBOS, combo_of, forbids_doubles};
-use mnk_engine::pattern::keys::LineState;
+use mnk_engine::pattern::keys::PatternState;
 use mnk_engine::pattern::weights::COMBO_POTENTIAL;
 use mnk_engine::pattern::weights::{PATTERN_POTENTIAL, POTENTIAL_SCALE};
 use mnk_engine::rules::Rule;
@@ -276,7 +276,8 @@ fn counts(rule: Rule, board: &Board<Bits256>) -> [f64; FEATURES] {
     let mut counts = [0.0; FEATURES];
     for cell in board.empty_cells().iter() {
         for (row, colour) in [me, me.opponent()].into_iter().enumerate() {
-            let patterns = board.lines().cell_patterns(cell, colour).expect("15×15 keeps patterns");
+            let patterns =
+                board.patterns().cell_patterns(cell, colour).expect("15×15 keeps patterns");
             for p in patterns {
                 counts[row * PATTERNS + p as usize] += 1.0;
             }

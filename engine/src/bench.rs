@@ -216,7 +216,7 @@ pub fn speed(twenty: bool, on_search: &mut dyn FnMut(&SpeedSearch)) -> SpeedRepo
     }
 }
 
-fn speed_of<B: crate::size::Size>(
+fn speed_of<B: crate::storage::Storage>(
     indices: &[usize],
     on_search: &mut dyn FnMut(&SpeedSearch),
 ) -> SpeedReport {

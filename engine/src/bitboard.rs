@@ -20,9 +20,9 @@
 //! so a k-in-a-row test is the same shift-and in all directions with no edge masks.
 //! `docs/bitboards.md` draws the layouts.
 //!
-//! A bitboard type is the set vocabulary of one class of boards and knows only its layout;
-//! what else a board size brings (the line state its boards keep, its win-line table) is in
-//! [`crate::size`].
+//! A bitboard type is the set vocabulary of one storage class of boards and knows only its
+//! layout; what else the class brings (the pattern state its boards keep, its win-line table)
+//! is in [`crate::storage`].
 
 use std::fmt;
 use std::hash::Hash;

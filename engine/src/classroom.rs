@@ -39,7 +39,7 @@ use crate::limits::Stop;
 use crate::outcome::Outcome;
 use crate::report::{PvLine, SearchResult};
 use crate::score::{MAX_EVAL, Score, loss_in, win_in};
-use crate::size::Size;
+use crate::storage::Storage;
 
 /// Search depth in plies (the classroom program's fixed depth).
 pub const DEPTH: u32 = 6;
@@ -149,7 +149,7 @@ fn board_lines(g: Geometry) -> Vec<ArrayVec<Cell, MAX_LINE>> {
 }
 
 /// The classroom player's state during one search.
-struct Classroom<'a, B: Size> {
+struct Classroom<'a, B: Storage> {
     board: Board<B>,
     lines: Vec<ArrayVec<Cell, MAX_LINE>>,
     /// Per cell index: (line, position in it) of each line through the cell.
@@ -168,7 +168,7 @@ struct Classroom<'a, B: Size> {
     stopped: bool,
 }
 
-impl<'a, B: Size> Classroom<'a, B> {
+impl<'a, B: Storage> Classroom<'a, B> {
     fn new(board: &Board<B>, stop: &'a Stop) -> Self {
         let g = board.geometry();
         let lines = board_lines(g);
@@ -378,7 +378,7 @@ impl<'a, B: Size> Classroom<'a, B> {
 /// searching `depth` plies ([`DEPTH`] for the original). `stop` ends the search early with
 /// the best root move found so far. The result's score is in the program's own units
 /// (clamped into the engine's evaluation range) or a win or loss in plies.
-pub fn search<B: Size>(board: &Board<B>, depth: u32, stop: &Stop) -> SearchResult {
+pub fn search<B: Storage>(board: &Board<B>, depth: u32, stop: &Stop) -> SearchResult {
     let started = Instant::now();
     let mut player = Classroom::new(board, stop);
     let best = if board.outcome().is_decided() { None } else { player.root(depth.max(1)) };

@@ -29,8 +29,8 @@ use crate::report::{SearchInfo, SearchResult};
 use crate::rules::Rule;
 use crate::score::Score;
 use crate::search::Searcher;
-use crate::search::balance::{self, Balance};
-use crate::search::defend::{self, Defence};
+use crate::search::balance;
+use crate::search::defend;
 use crate::size::BoardSize;
 use crate::solve::{self, Solution};
 use crate::strength::Level;
@@ -52,9 +52,12 @@ pub const TOUCH_STEP_BYTES: usize = 2 << 20;
 /// [`Engine::defences`] from a front end asking the same).
 pub use crate::search::DEFENCE_VCT_NODES as DEFENCE_NODES;
 /// Most best moves [`Engine::go_nbest`] finds.
-pub use crate::search::MAX_LINES as MAX_NBEST;
+pub use crate::search::MAX_MULTIPV as MAX_NBEST;
 /// Most threads a search runs.
 pub use crate::search::MAX_THREADS;
+
+pub use crate::search::balance::Balance;
+pub use crate::search::defend::{Defence, Verdict};
 
 /// A program that chooses moves.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -234,7 +237,7 @@ impl Engine {
     }
 
     /// The `n` best moves of `game` within `limits` (multi-PV, see
-    /// [`Searcher::with_lines`]), each line reported to `on_info` as it completes; the
+    /// [`Searcher::with_multipv`]), each line reported to `on_info` as it completes; the
     /// result's best move is the first line's.
     pub fn go_nbest(
         &mut self,
@@ -314,12 +317,12 @@ impl Engine {
         with_game!(game, board => movegen::candidates(board).lowest()).map(|cell| game.point(cell))
     }
 
-    /// The search behind [`Engine::go`]: `lines` best moves at `level`.
+    /// The search behind [`Engine::go`]: the `multipv` best moves at `level`.
     fn search(
         &mut self,
         game: &Game,
         limits: Limits,
-        lines: usize,
+        multipv: usize,
         level: Level,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
@@ -338,7 +341,7 @@ impl Engine {
                         .filter_map(|point| geometry.cell(point.x, point.y))
                         .fold(Bitboard::EMPTY, Bitboard::with);
                     Searcher::new(board.clone(), tt, limits)
-                        .with_lines(lines)
+                        .with_multipv(multipv)
                         .with_threads(threads)
                         .with_blocked(blocked)
                         .with_level(level)

@@ -1,6 +1,6 @@
 //! Static evaluation, from the side to move's point of view, for depth-limited leaves.
 //!
-//! * On the gomoku boards it reads the pattern potentials the line state keeps
+//! * On the gomoku boards it reads the pattern potentials the pattern state keeps
 //!   incrementally: for each colour, the sum over the empty cells of what a stone there
 //!   would make along each line and in combination (weights in
 //!   [`crate::pattern::weights`]), the side to move's counted with its own weights and the
@@ -12,10 +12,10 @@
 //! Both add [`TEMPO`] for the side to move.
 
 use crate::board::Board;
-use crate::pattern::keys::LineState;
+use crate::pattern::keys::PatternState;
 use crate::pattern::weights::{POTENTIAL_SCALE, Role};
 use crate::score::{MAX_EVAL, Score};
-use crate::size::Size;
+use crate::storage::Storage;
 
 /// Worth of a window holding n stones of one colour and none of the other, n = 0..=5.
 /// A window with k stones never reaches evaluation (the game is over).
@@ -27,7 +27,7 @@ pub const WINDOW_WEIGHT: [Score; 6] = [0, 1, 6, 40, 300, 0];
 pub const TEMPO: Score = 8;
 
 /// The side to move's lead in the potentials on the empty 15×15 board, in potential units
-/// ([`crate::pattern::keys::LineState::empty_board_lead`]): the weights were fitted on
+/// ([`crate::pattern::keys::PatternState::empty_board_lead`]): the weights were fitted on
 /// 15×15 games. Most of the worth of having the move is in the side to move's own weights,
 /// which count every empty cell's patterns higher, so on a larger board the lead grows with
 /// the area (on the empty 20×20 board by 1,280 units, 320 evaluation units) although a move
@@ -43,9 +43,9 @@ pub const FITTED_EMPTY_BOARD_LEAD: i32 = 1408;
 /// two sides' pattern potentials, the side to move's counted with its own weights and the
 /// opponent's with the waiting side's, kept incrementally by the line keys
 /// ([`crate::pattern::weights::PATTERN_POTENTIAL`]); on the small boards it counts windows.
-pub fn evaluate<B: Size>(board: &Board<B>) -> Score {
+pub fn evaluate<B: Storage>(board: &Board<B>) -> Score {
     let side = board.side_to_move();
-    let lines = board.lines();
+    let lines = board.patterns();
     if let (Some(me), Some(them), Some(lead)) = (
         lines.potential(side, Role::ToMove),
         lines.potential(side.opponent(), Role::Waiting),
@@ -101,7 +101,7 @@ mod tests {
             crate::with_game!(&game, b => evaluate(b))
         };
         let fifteen = Board::<Bits256>::new(Rule::Freestyle);
-        assert_eq!(fifteen.lines().empty_board_lead(), Some(FITTED_EMPTY_BOARD_LEAD));
+        assert_eq!(fifteen.patterns().empty_board_lead(), Some(FITTED_EMPTY_BOARD_LEAD));
         for (w, h) in [(15, 15), (20, 20), (22, 22), (16, 16), (22, 14)] {
             assert_eq!(empty(w, h), evaluate(&fifteen), "{w}×{h}");
         }

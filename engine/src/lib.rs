@@ -1,24 +1,30 @@
 //! `mnk-engine`: a bitboard engine for m,n,k-games — tic-tac-toe (3×3, three in a row),
 //! 5×5 five in a row, and gomoku and renju on every board from 5×5 to 22×22.
 //!
-//! The library does no I/O, keeps no global mutable state and prints nothing. Board code is
-//! generic over the board size's bitboard type ([`size::Size`]: [`bitboard::Bits16`] is
-//! 3×3, [`bitboard::Bits32`] 5×5, [`bitboard::Bits256`] up to 15×15, [`bitboard::Bits512`]
-//! up to 22×22; see [`bitboard`] for the layout). Front ends turn a run-time size into a
+//! The library does no I/O, keeps no global mutable state and prints nothing. Front ends
+//! come in by one door, [`engine::Engine`], with a [`game::Game`] and [`limits::Limits`],
+//! and get values back ([`report`]). Board code is generic over the storage class, the
+//! bitboard type a board is kept in ([`storage::Storage`]: [`bitboard::Bits16`] is 3×3,
+//! [`bitboard::Bits32`] 5×5, [`bitboard::Bits256`] up to 15×15, [`bitboard::Bits512`] up to
+//! 22×22; see [`bitboard`] for the layout); a run-time size ([`size::BoardSize`]) becomes a
 //! type in one place: a [`game::Game`] of that size, run by [`with_game!`].
 //!
 //! Module map, from the leaves up (no module imports one above it):
-//! * leaves: [`color`], [`outcome`], [`score`], [`notation`], [`rng`], [`time`],
-//!   [`prefetch`]; [`geometry`] (cells, coordinates, symmetries);
+//! * leaves: [`color`], [`outcome`], [`score`], [`notation`] (points and move lists),
+//!   [`rng`], [`time`] (the time of a move), [`prefetch`]; [`geometry`] (cells,
+//!   coordinates, symmetries); [`limits`] (what stops a search);
 //! * cells and lines: [`bitboard`], [`lines`] (win-line masks), [`zobrist`], [`rules`];
 //! * line patterns: [`pattern`] (keys, tables, weights, combinations), [`renju`];
-//! * a size's parts: [`size`]; the position: [`win`] (the win test), [`board`], [`game`];
+//! * a board's storage and size: [`storage`], [`size`]; the position: [`win`] (the win
+//!   test), [`board`], [`game`];
 //! * counting and solving: [`perft`] (the correctness oracle), [`pairing`] (small-board
 //!   draw bounds), [`solve`];
 //! * the search: [`eval`], [`movegen`], [`tt`], [`report`] (its typed results),
-//!   [`search`]; [`bench`](mod@bench), the behaviour signature;
+//!   [`strength`] (playing levels), [`search`]; [`bench`](mod@bench), the behaviour
+//!   signature;
 //! * [`classroom`]: the classroom program this project grew from (depth-6 α-β with pattern
-//!   scores per line), a sparring partner for measuring strength.
+//!   scores per line), a sparring partner for measuring strength;
+//! * [`engine`]: the front door.
 
 pub mod bench;
 pub mod bitboard;
@@ -46,6 +52,7 @@ pub mod score;
 pub mod search;
 pub mod size;
 pub mod solve;
+pub mod storage;
 pub mod strength;
 pub mod time;
 pub mod tt;

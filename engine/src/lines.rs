@@ -89,7 +89,7 @@ impl<B: Bitboard> LineTable<B> {
 mod tests {
     use super::*;
     use crate::bitboard::{Bits16, Bits32, Bits256};
-    use crate::size::Size;
+    use crate::storage::Storage;
     use std::collections::BTreeSet;
 
     /// Naive scan: from every cell, walk k cells in each of the 8 compass directions and keep
@@ -117,7 +117,7 @@ mod tests {
         set
     }
 
-    fn table_matches_naive_scan<B: Size>(expected_count: usize) {
+    fn table_matches_naive_scan<B: Storage>(expected_count: usize) {
         let g = B::GEOMETRY;
         let table = B::line_table();
         assert_eq!(table.lines().len(), expected_count);
@@ -160,8 +160,9 @@ mod tests {
     #[test]
     fn gomoku_has_572_five_windows() {
         table_matches_naive_scan::<Bits256>(572);
-        let by_dir =
-            |d| <Bits256 as Size>::line_table().lines().iter().filter(|l| l.direction == d).count();
+        let by_dir = |d| {
+            <Bits256 as Storage>::line_table().lines().iter().filter(|l| l.direction == d).count()
+        };
         assert_eq!(by_dir(Direction::East), 165);
         assert_eq!(by_dir(Direction::South), 165);
         assert_eq!(by_dir(Direction::SouthEast), 121);

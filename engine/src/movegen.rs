@@ -1,7 +1,7 @@
 //! Candidate moves.
 //!
-//! On the small boards every empty cell is a candidate (the solver needs full width). On
-//! 15×15 the candidates are the empty cells within `NEIGHBOURHOOD` steps of a stone along
+//! On the small boards every empty cell is a candidate (the solver needs full width). On the
+//! gomoku boards the candidates are the empty cells within `NEIGHBOURHOOD` steps of a stone along
 //! one of the four lines (a star, not a square: the knight-move cells are left out, since a
 //! stone there shares no line with the stone), or the centre on an empty board. Every cell
 //! where a side makes a four or an open three is among them: such a cell shares a window
@@ -9,13 +9,14 @@
 
 use crate::board::Board;
 use crate::geometry::Direction;
-use crate::size::Size;
+use crate::storage::Storage;
 
-/// How far from existing stones 15×15 candidates may lie, in steps along a line.
+/// How far from existing stones the gomoku boards' candidates may lie, in steps along a
+/// line.
 pub const NEIGHBOURHOOD: i32 = 2;
 
 /// The cells worth searching for the side to move (a subset of the legal moves).
-pub fn candidates<B: Size>(board: &Board<B>) -> B {
+pub fn candidates<B: Storage>(board: &Board<B>) -> B {
     let g = board.geometry();
     if g.lines_span_board() || board.outcome().is_decided() {
         return board.legal_moves();

@@ -19,13 +19,13 @@
 
 use crate::board::Board;
 use crate::color::Color;
-use crate::size::Size;
+use crate::storage::Storage;
 
 /// The most lines any small board has (5×5: 12).
 const MAX_SMALL_LINES: usize = 12;
 
 /// The masks of the lines still live for `color` (no opponent stone in them).
-pub fn live_lines<B: Size>(
+pub fn live_lines<B: Storage>(
     board: &Board<B>,
     color: Color,
 ) -> arrayvec::ArrayVec<B, MAX_SMALL_LINES> {
@@ -36,7 +36,7 @@ pub fn live_lines<B: Size>(
 
 /// Whether the defender can pair off every line in `lines` (see the module docs): each line
 /// gets two distinct cells of `empty` inside it, no cell used twice.
-pub fn has_pairing<B: Size>(lines: &[B], empty: B) -> bool {
+pub fn has_pairing<B: Storage>(lines: &[B], empty: B) -> bool {
     let slots = 2 * lines.len();
     if slots > empty.count() as usize {
         return false;
@@ -53,7 +53,7 @@ pub fn has_pairing<B: Size>(lines: &[B], empty: B) -> bool {
 }
 
 /// Kuhn's augmenting path from `slot` (slot s belongs to line s / 2).
-fn augment<B: Size>(
+fn augment<B: Storage>(
     slot: usize,
     lines: &[B],
     empty: B,
@@ -83,7 +83,7 @@ pub struct DrawBounds {
 
 /// The draw bounds of a small-board position, from the side to move's point of view. With
 /// `pairing` false only the absence of live lines counts.
-pub fn draw_bounds<B: Size>(board: &Board<B>, pairing: bool) -> DrawBounds {
+pub fn draw_bounds<B: Storage>(board: &Board<B>, pairing: bool) -> DrawBounds {
     let me = board.side_to_move();
     let empty = board.empty_cells();
     let blocked = |lines: &[B]| lines.is_empty() || (pairing && has_pairing(lines, empty));

@@ -16,7 +16,7 @@ use crate::board::Board;
 use crate::geometry::Cell;
 use crate::limits::Stop;
 use crate::outcome::Outcome;
-use crate::size::Size;
+use crate::storage::Storage;
 
 /// A perft node count.
 pub type NodeCount = u128;
@@ -28,7 +28,7 @@ pub type NodeCount = u128;
 /// let mut ttt = Board::<Bits16>::new(Rule::Freestyle);
 /// assert_eq!(perft(&mut ttt, 9), 127_872);
 /// ```
-pub fn perft<B: Size>(board: &mut Board<B>, depth: u32) -> NodeCount {
+pub fn perft<B: Storage>(board: &mut Board<B>, depth: u32) -> NodeCount {
     if depth == 0 {
         return 1;
     }
@@ -47,14 +47,14 @@ pub fn perft<B: Size>(board: &mut Board<B>, depth: u32) -> NodeCount {
 /// flag.raise();
 /// assert_eq!(perft_until(&mut ttt, 9, &Stop::on(flag)), None);
 /// ```
-pub fn perft_until<B: Size>(board: &mut Board<B>, depth: u32, stop: &Stop) -> Option<NodeCount> {
+pub fn perft_until<B: Storage>(board: &mut Board<B>, depth: u32, stop: &Stop) -> Option<NodeCount> {
     let count =
         if depth == 0 { 1 } else { perft_inner(&mut board.for_counting(), depth, Some(stop)) };
     (!stop.is_due()).then_some(count)
 }
 
 /// The perft count of every legal root move, in cell-index order.
-pub fn divide<B: Size>(board: &mut Board<B>, depth: u32) -> Vec<(Cell, NodeCount)> {
+pub fn divide<B: Storage>(board: &mut Board<B>, depth: u32) -> Vec<(Cell, NodeCount)> {
     if depth == 0 {
         return Vec::new();
     }
@@ -67,7 +67,7 @@ pub fn divide<B: Size>(board: &mut Board<B>, depth: u32) -> Vec<(Cell, NodeCount
 }
 
 /// [`divide`] with the root moves shared among `threads` worker threads (at least one).
-pub fn divide_parallel<B: Size>(
+pub fn divide_parallel<B: Storage>(
     board: &Board<B>,
     depth: u32,
     threads: usize,
@@ -104,7 +104,7 @@ pub fn divide_parallel<B: Size>(
 }
 
 /// [`perft`] with the root moves shared among `threads` worker threads.
-pub fn perft_parallel<B: Size>(board: &Board<B>, depth: u32, threads: usize) -> NodeCount {
+pub fn perft_parallel<B: Storage>(board: &Board<B>, depth: u32, threads: usize) -> NodeCount {
     if depth == 0 {
         return 1;
     }
@@ -112,7 +112,7 @@ pub fn perft_parallel<B: Size>(board: &Board<B>, depth: u32, threads: usize) -> 
 }
 
 /// Sequences of length `1 + depth` that start with `cell`.
-fn count_after<B: Size>(board: &mut Board<B>, cell: Cell, depth: u32) -> NodeCount {
+fn count_after<B: Storage>(board: &mut Board<B>, cell: Cell, depth: u32) -> NodeCount {
     let outcome = board.play_unchecked(cell);
     let n = if depth == 0 {
         1
@@ -126,7 +126,7 @@ fn count_after<B: Size>(board: &mut Board<B>, cell: Cell, depth: u32) -> NodeCou
 }
 
 /// `depth >= 1`. Returns early, with a partial count, once `stop` is set.
-fn perft_inner<B: Size>(board: &mut Board<B>, depth: u32, stop: Option<&Stop>) -> NodeCount {
+fn perft_inner<B: Storage>(board: &mut Board<B>, depth: u32, stop: Option<&Stop>) -> NodeCount {
     let moves = board.legal_moves();
     if depth == 1 {
         return NodeCount::from(moves.count());

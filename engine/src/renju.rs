@@ -17,7 +17,7 @@
 //!
 //! Most candidates cannot be forbidden at all, so they are first narrowed by sets (see
 //! `suspects`): a forbidden cell is one where black makes a four or an open three (both
-//! kept as threat-cell sets by the line state) or an overline (found by shifts).
+//! kept as threat-cell sets by the pattern state) or an overline (found by shifts).
 
 use arrayvec::ArrayVec;
 
@@ -201,7 +201,7 @@ pub fn forbidden_among<B: KeyedBitboard, const S: usize>(
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::pattern::keys::LineState;
+    use crate::pattern::keys::PatternState;
     use crate::rng::SplitMix64;
     use crate::rules::Rule;
 
@@ -209,7 +209,7 @@ mod tests {
     /// [`forbidden_among`].
     fn forbidden_cell_by_cell(board: &Board<Bits256>) -> Bits256 {
         let black = board.stones(Color::Black);
-        Overlay::new(board.lines(), black, board.occupied()).forbidden_of(board.empty_cells())
+        Overlay::new(board.patterns(), black, board.occupied()).forbidden_of(board.empty_cells())
     }
 
     /// The overlay's patterns are those of the line keys with the stones placed: after every
@@ -225,8 +225,8 @@ mod tests {
             while !board.outcome().is_decided() && board.move_count() < 40 {
                 let near: Vec<Cell> = crate::movegen::candidates(&board).iter().collect();
                 board.play(near[rng.below(near.len())]);
-                let mut placed = board.lines().clone();
-                let mut overlay = Overlay::new(board.lines(), Bits256::EMPTY, board.occupied());
+                let mut placed = board.patterns().clone();
+                let mut overlay = Overlay::new(board.patterns(), Bits256::EMPTY, board.occupied());
                 let empty: Vec<Cell> = board.empty_cells().iter().collect();
                 for _ in 0..1 + rng.below(3) {
                     let cell = empty[rng.below(empty.len())];
@@ -270,7 +270,7 @@ mod tests {
                 for cell in board.empty_cells().iter() {
                     let alone = board.forbidden_among(Bits256::from_cell(cell));
                     assert_eq!(alone.contains(cell), expected.contains(cell));
-                    let patterns = board.lines().patterns(cell, Color::Black);
+                    let patterns = board.patterns().patterns(cell, Color::Black);
                     if patterns.contains(&Pattern::Overline) {
                         assert!(overline_suspects(board.stones(Color::Black)).contains(cell));
                         overlines_seen += 1;

@@ -56,13 +56,14 @@ pub struct SearchResult {
     /// Time taken.
     pub time: Duration,
     /// The best lines, each with a different root move (see
-    /// [`crate::search::Searcher::with_lines`]): those of the last iteration, best score
+    /// [`crate::search::Searcher::with_multipv`]): those of the last iteration, best score
     /// first, then, if a limit cut that iteration short, the rest of the iteration before.
-    /// `lines[0]` is the line of `best_move`. A 15×15 win a threat sequence proved before the
-    /// main search is one of the lines, with depth 1. Fewer than asked for when fewer moves
-    /// are searched; empty when no iteration completed a line. A single-line search stopped in
-    /// its first line keeps a root move that beat the last iteration's best there, searched to the
-    /// unfinished iteration's depth: its one line then has that depth, one more than `depth`.
+    /// `lines[0]` is the line of `best_move`. A gomoku-board win a threat sequence proved
+    /// before the main search is one of the lines, with depth 1. Fewer than asked for when
+    /// fewer moves are searched; empty when no iteration completed a line. A single-line
+    /// search stopped in its first line keeps a root move that beat the last iteration's best
+    /// there, searched to the unfinished iteration's depth: its one line then has that depth,
+    /// one more than `depth`.
     pub lines: Vec<PvLine>,
     /// Whether the score is the exact game value (small boards searched to the end).
     pub proven: bool,
@@ -70,8 +71,8 @@ pub struct SearchResult {
     pub stopped: bool,
     /// Nodes of the VCF solver (root and leaves), counted apart from `nodes`.
     pub vcf_nodes: u64,
-    /// Time of the threat searches before the main search (15×15: root VCF, VCT and the
-    /// defence filter); the rest of `time` is the main search's.
+    /// Time of the threat searches before the main search (gomoku boards: root VCF, VCT and
+    /// the defence filter); the rest of `time` is the main search's.
     pub root_threat_time: Duration,
 }
 

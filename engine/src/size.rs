@@ -1,95 +1,12 @@
-//! What a board size brings, in one place: its bitboard type (the cells, their geometry and
-//! set operations: [`crate::bitboard`]), the incremental line state its boards keep, its
-//! win-line table and its renju forbidden points ([`Size`]); the sizes mnk plays, chosen at
-//! run time ([`BoardSize`]). A run-time size becomes a type in one place: a
-//! [`crate::game::Game`] of that size. Within a type the width and height are values
-//! ([`Geometry`]), kept by each board.
-//!
-//! | sizes                 | type        | line state   |
-//! |-----------------------|-------------|--------------|
-//! | 3×3                   | [`Bits16`]  | none         |
-//! | 5×5                   | [`Bits32`]  | none         |
-//! | others up to 15×15    | [`Bits256`] | [`LineKeys`] |
-//! | the others, to 22×22  | [`Bits512`] | [`LineKeys`] |
+//! The board sizes mnk plays, chosen at run time ([`BoardSize`]): 3×3 (three in a row) and
+//! every board from 5×5 to 22×22, square or not (five in a row). A size chooses its storage
+//! class ([`crate::storage::Storage`]) and its geometry ([`BoardSize::geometry`]).
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::LazyLock;
 
 use crate::bitboard::{Bitboard, Bits16, Bits32, Bits256, Bits512};
 use crate::geometry::Geometry;
-use crate::lines::LineTable;
-use crate::pattern::keys::{LineKeys, LineState, NoLines};
-
-/// The bitboard type of a board size, with what boards of that size keep besides their
-/// stones. Board code is generic over it: `Board<B: Size>`.
-pub trait Size: Bitboard {
-    /// The incremental line state boards of this size keep: line keys on gomoku boards, nothing on
-    /// the small boards, whose lines span the board and need no patterns.
-    type Lines: LineState<Self>;
-
-    /// The generated win-line table of the type's largest board (read where lines span the
-    /// board, whose only board that is).
-    fn line_table() -> &'static LineTable<Self>;
-
-    /// Black's renju-forbidden cells among the empty `candidates`, read off the line state
-    /// `lines` of the position with `black` and `white` stones: none on boards without line
-    /// patterns.
-    #[inline(always)]
-    fn renju_forbidden(
-        _lines: &Self::Lines,
-        _black: Self,
-        _white: Self,
-        _candidates: Self,
-    ) -> Self {
-        Self::EMPTY
-    }
-}
-
-impl Size for Bits16 {
-    type Lines = NoLines;
-
-    fn line_table() -> &'static LineTable<Self> {
-        static TABLE: LazyLock<LineTable<Bits16>> = LazyLock::new(LineTable::generate);
-        &TABLE
-    }
-}
-
-impl Size for Bits32 {
-    type Lines = NoLines;
-
-    fn line_table() -> &'static LineTable<Self> {
-        static TABLE: LazyLock<LineTable<Bits32>> = LazyLock::new(LineTable::generate);
-        &TABLE
-    }
-}
-
-/// The sizes whose boards keep line keys, with the keys' slot count (the type's bits).
-macro_rules! keyed_size {
-    ($type:ty, $slots:expr) => {
-        impl Size for $type {
-            type Lines = LineKeys<$type, $slots>;
-
-            fn line_table() -> &'static LineTable<Self> {
-                static TABLE: LazyLock<LineTable<$type>> = LazyLock::new(LineTable::generate);
-                &TABLE
-            }
-
-            #[inline]
-            fn renju_forbidden(
-                lines: &Self::Lines,
-                black: Self,
-                white: Self,
-                candidates: Self,
-            ) -> Self {
-                crate::renju::forbidden_among(lines, black, white, candidates)
-            }
-        }
-    };
-}
-
-keyed_size!(Bits256, 256);
-keyed_size!(Bits512, 512);
 
 /// Fewest cells per row or column of a board with five in a row (besides 3×3).
 pub const MIN_SIDE: usize = 5;

@@ -11,7 +11,7 @@ use crate::limits::Limits;
 use crate::report::SearchResult;
 use crate::score::Score;
 use crate::search::Searcher;
-use crate::size::Size;
+use crate::storage::Storage;
 use crate::tt::TranspositionTable;
 
 /// The value of a game for the side to move under perfect play.
@@ -73,12 +73,12 @@ impl Solution {
 }
 
 /// Solves a small-board position exactly with the full-depth search.
-pub fn solve<B: Size>(board: &Board<B>, tt: &mut TranspositionTable) -> Solution {
+pub fn solve<B: Storage>(board: &Board<B>, tt: &mut TranspositionTable) -> Solution {
     solve_with(board, tt, true)
 }
 
 /// [`solve`], choosing whether the search may use pairing strategies.
-pub fn solve_with<B: Size>(
+pub fn solve_with<B: Storage>(
     board: &Board<B>,
     tt: &mut TranspositionTable,
     pairing: bool,

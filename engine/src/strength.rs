@@ -11,7 +11,7 @@
 //! - **Fewer threat searches.** The root's threat-sequence budgets (the own VCF and VCT,
 //!   the check of the opponent's threats after each root move, the checks of the best move)
 //!   are scaled by `(level / 100)²`: none at level 0, a sixteenth at 25, a quarter at 50.
-//! - **A choice among good moves.** The search finds [`CHOICE_LINES`] lines, and the move
+//! - **A choice among good moves.** The search finds [`CHOICE_MULTIPV`] lines, and the move
 //!   is drawn among those scoring within a margin of the best (at most [`MAX_MARGIN`], at
 //!   level 0, shrinking to 0 at 100), each weighted by `exp((score − best) / t)` with `t`
 //!   falling from [`MAX_TEMPERATURE`] likewise. A forced win is always played, and a move
@@ -30,7 +30,7 @@ pub const MIN_NODES: u64 = 200;
 /// Levels over which the node budget doubles.
 pub const LEVELS_PER_DOUBLING: u32 = 8;
 /// Lines searched to choose among below full strength.
-pub const CHOICE_LINES: usize = 4;
+pub const CHOICE_MULTIPV: usize = 4;
 /// How far below the best line's score a move may be drawn at level 0.
 pub const MAX_MARGIN: Score = 120;
 /// The temperature of the draw at level 0, in evaluation units.
@@ -85,8 +85,8 @@ impl Strength {
     }
 
     /// Lines the search finds to choose among.
-    pub fn lines(self) -> usize {
-        if self.is_full() { 1 } else { CHOICE_LINES }
+    pub fn multipv(self) -> usize {
+        if self.is_full() { 1 } else { CHOICE_MULTIPV }
     }
 
     /// How far below the best score a drawn move may be.
@@ -187,7 +187,7 @@ mod tests {
         }
         let full = Strength::default();
         assert!(full.is_full() && full.nodes().is_none());
-        assert_eq!((full.lines(), full.threat_share(), full.margin()), (1, 1.0, 0));
+        assert_eq!((full.multipv(), full.threat_share(), full.margin()), (1, 1.0, 0));
         assert_eq!(Strength::new(0).unwrap().threat_share(), 0.0);
         assert_eq!(Strength::new(101), None);
     }

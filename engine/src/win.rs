@@ -3,14 +3,14 @@
 //!
 //! On boards whose side equals k (3×3, 5×5) every line spans the board, so overlines and
 //! blocked ends cannot occur and all rules coincide; the test then uses the generated line
-//! masks through the last stone ([`Size::line_table`]). On larger boards it measures the run
+//! masks through the last stone ([`Storage::line_table`]). On larger boards it measures the run
 //! through the last stone in each direction.
 
 use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::geometry::{Cell, Direction};
 use crate::rules::Rule;
-use crate::size::Size;
+use crate::storage::Storage;
 
 impl Rule {
     /// Whether a run of `len` stones of `color` with end cells blocked by the opponent
@@ -32,7 +32,7 @@ impl Rule {
     /// Whether the stones `own` of `color` (which include `cell`) hold a winning line through
     /// `cell`; `opp` are the opponent's stones (they matter for caro's blocked ends).
     #[inline]
-    pub fn is_win_through<B: Size>(self, own: B, opp: B, cell: Cell, color: Color) -> bool {
+    pub fn is_win_through<B: Storage>(self, own: B, opp: B, cell: Cell, color: Color) -> bool {
         let g = B::GEOMETRY;
         if g.lines_span_board() {
             // Every line spans the board: no overline or blocked end exists.
@@ -65,7 +65,7 @@ impl Rule {
     /// shift-ands over the whole board (and, where exactly five wins, requires the cells
     /// just past the window not to be `own`). Caro's blocked fives are then filtered out by
     /// the win test.
-    pub fn winning_cells<B: Size>(self, own: B, opp: B, color: Color) -> B {
+    pub fn winning_cells<B: Storage>(self, own: B, opp: B, color: Color) -> B {
         let empty = !(own | opp);
         let g = B::GEOMETRY;
         let k = g.k();
@@ -240,14 +240,14 @@ mod tests {
     }
 
     /// Slow reference: try every empty cell and ask the win test.
-    fn winning_cells_by_trial<B: Size>(rule: Rule, own: B, opp: B, color: Color) -> B {
+    fn winning_cells_by_trial<B: Storage>(rule: Rule, own: B, opp: B, color: Color) -> B {
         (!(own | opp))
             .iter()
             .filter(|&c| rule.is_win_through(own.with(c), opp, c, color))
             .fold(B::EMPTY, Bitboard::with)
     }
 
-    fn winning_cells_match_trial<B: Size>(seed: u64, density: usize) {
+    fn winning_cells_match_trial<B: Storage>(seed: u64, density: usize) {
         let mut rng = crate::rng::SplitMix64::new(seed);
         for _ in 0..400 {
             let (mut own, mut other) = (B::EMPTY, B::EMPTY);

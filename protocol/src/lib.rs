@@ -1,14 +1,19 @@
-//! `mnk-protocol`: the Gomocup ("pbrain") protocol front end of mnk.
+//! `mnk-protocol`: the Gomocup ("pbrain") protocol, both sides of it.
 //!
-//! Layers, each testable on its own:
+//! **The engine's side**, the protocol library, in layers each testable on its own:
 //! [`framing`] (lines → frames, `BOARD`…`DONE` blocks) → [`command`] (typed commands) →
 //! [`session`] (a pure state machine: commands in, [`response`]s out, every refusal an
-//! [`error::SessionError`], searches and counts handed out as jobs) → [`driver`] (stdin
-//! reader thread, worker thread, stop flag, one flushing writer). [`player`] is who
-//! chooses the moves; [`manager`] is the other side of the protocol: it runs refereed games
-//! between engine processes.
-//!
+//! [`error::SessionError`], searches and counts handed out as jobs with the engine's front
+//! door, [`mnk_engine::engine::Engine`]) → [`driver`] (stdin reader thread, worker thread,
+//! stop flag, one flushing writer). [`progress`] types what the `MESSAGE` lines report.
 //! Lenient on input, exact on output, no panic on any input line, no `unsafe`.
+//!
+//! **The manager's side**, [`manager`]: a Gomocup client that plays refereed games between
+//! engine processes, speaking the same types (commands out, responses in). The protocol
+//! library does not depend on it.
+//!
+//! The command-line tools (`perft`, `match`, `play`, ...) are the binary's, in its `cli`
+//! module.
 
 #![forbid(unsafe_code)]
 

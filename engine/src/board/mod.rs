@@ -22,9 +22,9 @@ use crate::color::Color;
 use crate::geometry::{Cell, Geometry};
 use crate::notation;
 use crate::outcome::Outcome;
-use crate::pattern::keys::LineState;
+use crate::pattern::keys::PatternState;
 use crate::rules::Rule;
-use crate::size::Size;
+use crate::storage::Storage;
 use crate::zobrist;
 
 mod error;
@@ -36,7 +36,7 @@ pub const MAX_HISTORY: usize = 484;
 
 /// An m,n,k-game position on the board size `B` stands for, under one [`Rule`].
 #[derive(Clone, Debug)]
-pub struct Board<B: Size> {
+pub struct Board<B: Storage> {
     stones: [B; 2],
     side_to_move: Color,
     rule: Rule,
@@ -46,14 +46,15 @@ pub struct Board<B: Size> {
     /// Where the side to move passed (see [`Board::pass`]): the number of moves played
     /// before the pass. At most one pass stands at a time.
     passed_at: Option<usize>,
-    lines: B::Lines,
+    /// The incremental pattern state of the lines (line keys on the gomoku boards).
+    patterns: B::Patterns,
     /// The board's size, within the type's largest board ([`crate::bitboard::Bitboard::GEOMETRY`]).
     geometry: Geometry,
     /// The board's cells (all of the type's largest board, or fewer).
     cells: B,
 }
 
-impl<B: Size> Board<B> {
+impl<B: Storage> Board<B> {
     /// The empty board of the type's largest size (3×3, 5×5, 15×15 or 22×22), black to move.
     pub fn new(rule: Rule) -> Self {
         Board::with_geometry(B::GEOMETRY, rule)
@@ -76,7 +77,7 @@ impl<B: Size> Board<B> {
             outcome: Outcome::Ongoing,
             history: ArrayVec::new(),
             passed_at: None,
-            lines: B::Lines::new(rule, geometry),
+            patterns: B::Patterns::new(rule, geometry),
         }
     }
 
@@ -197,7 +198,7 @@ impl<B: Size> Board<B> {
             return B::EMPTY;
         }
         B::renju_forbidden(
-            &self.lines,
+            &self.patterns,
             self.stones[0],
             self.stones[1],
             candidates & self.empty_cells(),
@@ -208,7 +209,7 @@ impl<B: Size> Board<B> {
     /// incremental line patterns where the board keeps them, else computed by the rule.
     #[inline]
     pub fn winning_cells(&self, color: Color) -> B {
-        match self.lines.five_cells(color) {
+        match self.patterns.five_cells(color) {
             Some(fives) => fives & self.empty_cells(),
             None => {
                 self.rule.winning_cells(self.stones(color), self.stones(color.opponent()), color)
@@ -217,29 +218,29 @@ impl<B: Size> Board<B> {
         }
     }
 
-    /// A copy for counting (perft): without the incremental line state, which only the
+    /// A copy for counting (perft): without the incremental pattern state, which only the
     /// search and renju's forbidden points need, make and unmake are several times faster.
     /// Under renju the state is kept.
     pub fn for_counting(&self) -> Self {
         let mut copy = self.clone();
         if self.rule != Rule::Renju {
-            copy.lines.deactivate();
+            copy.patterns.deactivate();
         }
         copy
     }
 
-    /// The incremental line state (line keys on the gomoku boards).
+    /// The incremental pattern state of the lines (line keys on the gomoku boards).
     #[inline(always)]
-    pub fn lines(&self) -> &B::Lines {
-        &self.lines
+    pub fn patterns(&self) -> &B::Patterns {
+        &self.patterns
     }
 
     /// Whether the moves played from now on keep the evaluation sums up to date; returns the
-    /// setting before (see [`LineState::keep_sums`]: a search that never evaluates turns
+    /// setting before (see [`PatternState::keep_sums`]: a search that never evaluates turns
     /// them off, and on again once its moves are taken back).
     #[inline(always)]
     pub fn keep_evaluation_sums(&mut self, on: bool) -> bool {
-        self.lines.keep_sums(on)
+        self.patterns.keep_sums(on)
     }
 
     /// The Zobrist hash of the stones.
@@ -341,13 +342,13 @@ impl<B: Size> Board<B> {
     pub fn play_unchecked(&mut self, cell: Cell) -> Outcome {
         debug_assert!(self.check_move(cell).is_ok(), "play_unchecked: {:?}", self.check_move(cell));
         let side = self.side_to_move;
-        // Where the line state keeps the five cells, they tell whether the move wins.
-        let wins_by_pattern = self.lines.five_cells(side).map(|fives| fives.contains(cell));
+        // Where the pattern state keeps the five cells, they tell whether the move wins.
+        let wins_by_pattern = self.patterns.five_cells(side).map(|fives| fives.contains(cell));
         let own = self.stones[side.index()] | B::from_cell(cell);
         self.stones[side.index()] = own;
         self.hash ^= zobrist::key(side, cell);
         self.history.push(cell);
-        self.lines.place(cell, side);
+        self.patterns.place(cell, side);
         self.side_to_move = side.opponent();
         let opp = self.stones[side.opponent().index()];
         let wins =
@@ -399,7 +400,7 @@ impl<B: Size> Board<B> {
         self.side_to_move = side;
         self.stones[side.index()] ^= B::from_cell(cell);
         self.hash ^= zobrist::key(side, cell);
-        self.lines.remove(cell);
+        self.patterns.remove(cell);
         // A move was played from the previous position, so it was undecided.
         self.outcome = Outcome::Ongoing;
         debug_assert!(self.debug_check(), "inconsistent after undo\n{self}");
@@ -415,19 +416,19 @@ impl<B: Size> Board<B> {
         if self.hash.is_multiple_of(FULL_CHECK_SAMPLE) {
             self.is_consistent()
         } else {
-            self.is_consistent_except_lines()
+            self.is_consistent_except_patterns()
         }
     }
 
     /// Recomputes everything from the history and compares it with the incremental state.
     pub fn is_consistent(&self) -> bool {
-        self.is_consistent_except_lines()
+        self.is_consistent_except_patterns()
             && self.cells == B::cells_of(self.geometry)
-            && self.lines.matches(self.rule, self.geometry, self.stones[0], self.stones[1])
+            && self.patterns.matches(self.rule, self.geometry, self.stones[0], self.stones[1])
     }
 
     /// [`Board::is_consistent`] without rebuilding the line keys.
-    fn is_consistent_except_lines(&self) -> bool {
+    fn is_consistent_except_patterns(&self) -> bool {
         let g = self.geometry;
         let [black, white] = self.stones;
         if !(black & white).is_empty()
@@ -476,7 +477,7 @@ impl<B: Size> Board<B> {
     }
 }
 
-impl<B: Size> fmt::Display for Board<B> {
+impl<B: Storage> fmt::Display for Board<B> {
     /// The board as text: columns lettered `a..`, rows numbered from 1 (pos notation), `X`
     /// for black, `O` for white, `.` for empty.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -1,5 +1,5 @@
 //! Tests of the board: make and unmake against recomputation, hashing, passes, the
-//! incremental line state under every rule.
+//! incremental pattern state under every rule.
 
 use super::*;
 use crate::bitboard::{Bitboard, Bits16, Bits32, Bits256};
@@ -10,7 +10,7 @@ use crate::pattern::weights::COMBO_POTENTIAL;
 use crate::pattern::weights::{PATTERN_POTENTIAL, Role};
 use crate::rng::SplitMix64;
 
-fn random_game<B: Size>(rng: &mut SplitMix64, rule: Rule) -> Board<B> {
+fn random_game<B: Storage>(rng: &mut SplitMix64, rule: Rule) -> Board<B> {
     let mut board = Board::<B>::new(rule);
     while !board.outcome().is_decided() {
         let moves: Vec<Cell> = board.legal_moves().iter().collect();
@@ -120,7 +120,7 @@ fn incremental_threat_sets_and_potentials_match_the_patterns_and_the_rule_on_ran
                     );
                     // The four and three sets hold exactly the cells whose patterns say so.
                     let empty = board.empty_cells();
-                    let lines = board.lines();
+                    let lines = board.patterns();
                     let fours = lines.threat_cells(color, ThreatKind::Four).unwrap() & empty;
                     let threes = lines.threat_cells(color, ThreatKind::Three).unwrap() & empty;
                     // Each potential (kept packed, both colours and roles in one
@@ -215,11 +215,11 @@ fn line_state_after_random_makes_and_unmakes_matches_a_rebuild_under_every_rule(
 fn moves_played_without_the_evaluation_sums_leave_them_as_they_were() {
     // The threat search turns the sums off, plays and takes back its moves, and turns
     // them on again: the sums must then be the position's, and every other part of the
-    // line state must have been kept all along.
+    // pattern state must have been kept all along.
     let mut rng = SplitMix64::new(83);
     let sums = |board: &Board<Bits256>| {
         [Color::Black, Color::White]
-            .map(|c| [Role::ToMove, Role::Waiting].map(|r| board.lines().potential(c, r)))
+            .map(|c| [Role::ToMove, Role::Waiting].map(|r| board.patterns().potential(c, r)))
     };
     for rule in Rule::ALL {
         let mut board = Board::<Bits256>::new(rule);
@@ -248,7 +248,7 @@ fn moves_played_without_the_evaluation_sums_leave_them_as_they_were() {
 }
 
 /// After a pass the opponent moves on the same stones, under a hash of its own; moves
-/// played after it keep the board consistent (line state included), and taking them and
+/// played after it keep the board consistent (pattern state included), and taking them and
 /// the pass back restores it, under every rule.
 #[test]
 fn a_pass_hands_the_move_over_and_taking_it_back_restores_the_board() {

@@ -10,10 +10,10 @@
 //! (always the last one placed) subtracts its code again and puts those records back, with
 //! no table lookup.
 //!
-//! The state is an associated type of the board size ([`crate::size::Size::Lines`]):
+//! The state is an associated type of the storage class ([`crate::storage::Storage::Patterns`]):
 //! the gomoku boards (the 256- and 512-bit types) keep [`LineKeys`], with tables made for their
 //! size ([`KeyTables`]); the small boards, whose lines span the board and need no
-//! patterns, keep [`NoLines`], which costs nothing.
+//! patterns, keep [`NoPatterns`], which costs nothing.
 
 use std::sync::OnceLock;
 
@@ -27,8 +27,8 @@ use crate::color::Color;
 use crate::geometry::{Cell, Direction, Geometry};
 use crate::rules::Rule;
 
-/// Per-board incremental line state, maintained by [`crate::board::Board`].
-pub trait LineState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'static {
+/// Per-board incremental pattern state, maintained by [`crate::board::Board`].
+pub trait PatternState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'static {
     /// The state of an empty board of `geometry` under `rule`.
     fn new(rule: Rule, geometry: Geometry) -> Self;
     /// A stone of `color` was placed on `cell`.
@@ -63,7 +63,7 @@ pub trait LineState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'stati
     /// needed); queries then answer `None` and callers use their generic paths.
     fn deactivate(&mut self) {}
 
-    /// Whether the stones placed from now on update the evaluation sums ([`LineState::potential`]);
+    /// Whether the stones placed from now on update the evaluation sums ([`PatternState::potential`]);
     /// returns the setting before. A search that never evaluates (the threat search) turns
     /// them off for cheaper placements. The sums are those of the board only while every
     /// stone on it was placed with them on, so a caller turns them back on after removing
@@ -72,21 +72,21 @@ pub trait LineState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'stati
         true
     }
 
-    /// [`LineState::threat_cells`] for fives.
+    /// [`PatternState::threat_cells`] for fives.
     #[inline(always)]
     fn five_cells(&self, color: Color) -> Option<B> {
         self.threat_cells(color, ThreatKind::Five)
     }
 }
 
-/// No line state (boards whose lines span the board).
+/// No pattern state (boards whose lines span the board).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct NoLines;
+pub struct NoPatterns;
 
-impl<B: Bitboard> LineState<B> for NoLines {
+impl<B: Bitboard> PatternState<B> for NoPatterns {
     #[inline(always)]
     fn new(_: Rule, _: Geometry) -> Self {
-        NoLines
+        NoPatterns
     }
     #[inline(always)]
     fn place(&mut self, _: Cell, _: Color) {}
@@ -316,7 +316,7 @@ impl Change {
 }
 
 /// What undoing one placement needs: the stone's code, where its changes start, the sums
-/// before it and whether it updated them (see [`LineState::keep_sums`]).
+/// before it and whether it updated them (see [`PatternState::keep_sums`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct Frame {
     code: u32,
@@ -348,7 +348,7 @@ pub struct LineKeys<B: 'static, const SLOTS: usize> {
     /// ([`super::combo`]), packed as in [`PACKED_POTENTIAL`]: every term is at least 0, so
     /// each sum is exactly its 32-bit field.
     potential: i128,
-    /// [`LineState::empty_board_lead`]: black's sum with the side to move's weights less
+    /// [`PatternState::empty_board_lead`]: black's sum with the side to move's weights less
     /// white's with the waiting side's, on the empty board.
     empty_board_lead: i32,
     /// Per colour and threat kind, the cells with any such direction (boxed: keeps the
@@ -357,10 +357,10 @@ pub struct LineKeys<B: 'static, const SLOTS: usize> {
     table: &'static PatternTable,
     /// The tables of the board's size.
     tables: &'static KeyTables<B>,
-    /// Whether the state is maintained (see [`LineState::deactivate`]).
+    /// Whether the state is maintained (see [`PatternState::deactivate`]).
     active: bool,
     /// Whether placements update `potential` and `combo_indices` (see
-    /// [`LineState::keep_sums`]).
+    /// [`PatternState::keep_sums`]).
     sums: bool,
     /// The pattern pairs each placement changed, oldest first, so that removing a stone
     /// restores them instead of looking every key up again.
@@ -533,7 +533,7 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
     }
 }
 
-impl<B: KeyedBitboard, const SLOTS: usize> LineState<B> for LineKeys<B, SLOTS> {
+impl<B: KeyedBitboard, const SLOTS: usize> PatternState<B> for LineKeys<B, SLOTS> {
     fn new(rule: Rule, geometry: Geometry) -> Self {
         let table = PatternTable::of(rule);
         let combos = table.combos();

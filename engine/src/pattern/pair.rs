@@ -5,7 +5,7 @@
 use super::Pattern;
 use crate::color::Color;
 
-/// Kinds of threat cells the line state keeps as sets.
+/// Kinds of threat cells the pattern state keeps as sets.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum ThreatKind {
     /// A stone here makes five.

@@ -1,5 +1,5 @@
 //! The evaluation's weights: what each line pattern and each combination class on an empty
-//! cell is worth to the colour that could play there, by [`Role`]. The line state sums them
+//! cell is worth to the colour that could play there, by [`Role`]. The pattern state sums them
 //! over the empty cells as stones come and go ([`super::keys`]); the evaluation reads the
 //! sums ([`crate::eval`]).
 //!

@@ -16,7 +16,7 @@ use crate::movegen;
 use crate::outcome::Outcome;
 use crate::rules::Rule;
 use crate::score::Score;
-use crate::size::Size;
+use crate::storage::Storage;
 use crate::tt::TranspositionTable;
 
 /// Placements closest to the target by the static evaluation that are searched.
@@ -36,7 +36,7 @@ pub struct Balance {
 /// `target`: each of the [`BALANCE_REFINED`] statically closest placements searched with
 /// `nodes` and `tt`, until `stop` (at least one is always searched). `None` if no placement
 /// leaves the game undecided.
-pub fn balance<B: Size>(
+pub fn balance<B: Storage>(
     board: &Board<B>,
     stones: usize,
     target: Score,
@@ -143,7 +143,12 @@ pub const SWAP2_TABLE_BYTES: usize = 16 << 20;
 /// which white, to move, scores within `margin` of even by a search of `nodes` nodes — the
 /// first of the rule's [`swap2_shapes`] on the board that does, else the closest, until
 /// `stop` (at least one is searched), with its score for white.
-pub fn swap2_opening<B: Size>(board: &Board<B>, margin: Score, nodes: u64, stop: &Stop) -> Balance {
+pub fn swap2_opening<B: Storage>(
+    board: &Board<B>,
+    margin: Score,
+    nodes: u64,
+    stop: &Stop,
+) -> Balance {
     let g = board.geometry();
     let centre = ((g.width() / 2) as i32, (g.height() / 2) as i32);
     let shape_cells = |shape: &Swap2Shape| -> Option<Vec<Cell>> {

@@ -12,7 +12,7 @@
 use crate::board::Board;
 use crate::color::Color;
 use crate::score::Score;
-use crate::size::Size;
+use crate::storage::Storage;
 
 /// Entries per side to move: the last move's cell index × 512 + the one before's (511 for
 /// none; cell indices are below 506).
@@ -38,7 +38,7 @@ impl CorrectionHistory {
 
     /// The entry index of `board`'s last two moves.
     #[inline]
-    fn slot<B: Size>(board: &Board<B>) -> usize {
+    fn slot<B: Storage>(board: &Board<B>) -> usize {
         let history = board.history();
         let back = |n: usize| history.len().checked_sub(n).map_or(NONE, |i| history[i].index());
         (back(1) << 9 | back(2)) & (SIZE - 1)
@@ -46,7 +46,7 @@ impl CorrectionHistory {
 
     /// The correction to add to the static evaluation of `board` (for its side to move).
     #[inline]
-    pub(crate) fn correction<B: Size>(&self, board: &Board<B>) -> Score {
+    pub(crate) fn correction<B: Storage>(&self, board: &Board<B>) -> Score {
         self.get(board.side_to_move(), Self::slot(board))
     }
 
@@ -56,7 +56,7 @@ impl CorrectionHistory {
 
     /// A search of `depth` plies found `board` worth `diff` more than its corrected
     /// evaluation (less, if negative).
-    pub(crate) fn update<B: Size>(&mut self, board: &Board<B>, depth: i32, diff: Score) {
+    pub(crate) fn update<B: Storage>(&mut self, board: &Board<B>, depth: i32, diff: Score) {
         self.add(board.side_to_move(), Self::slot(board), depth, diff);
     }
 

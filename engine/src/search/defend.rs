@@ -12,7 +12,7 @@ use crate::geometry::Cell;
 use crate::limits::Stop;
 use crate::outcome::Outcome;
 use crate::score::Score;
-use crate::size::Size;
+use crate::storage::Storage;
 
 /// What the opponent's threat sequences make of one move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -60,7 +60,7 @@ impl Defence {
 /// `Defence::rank`, with `nodes` for the opponent's VCT after each, until `stop` (the moves
 /// not reached are [`Verdict::Unchecked`]). The moves are checked in cell order; a win
 /// found is forced, a hold is as far as the budget sees.
-pub fn defences<B: Size>(board: &Board<B>, nodes: u64, stop: &Stop) -> Vec<Defence> {
+pub fn defences<B: Storage>(board: &Board<B>, nodes: u64, stop: &Stop) -> Vec<Defence> {
     let mut board = board.clone();
     let mut solver = ThreatSearch::new(stop.flag.clone());
     let over = || stop.is_due();

@@ -78,7 +78,7 @@ pub use root::{
 use crate::limits::Limits;
 use crate::rng::SplitMix64;
 use crate::score::{self, INFINITY, MATE_BOUND, MAX_EVAL, MAX_PLY, Score, is_decisive};
-use crate::size::Size;
+use crate::storage::Storage;
 use crate::strength::Level;
 use clock::{SearchClock, Stability};
 use correction::CorrectionHistory;
@@ -96,11 +96,11 @@ pub const LEAF_VCF_NODES: u64 = 12;
 /// Attacking fours a leaf VCF may chain.
 pub const LEAF_VCF_FOURS: u32 = 6;
 
-/// Most lines a multi-PV search reports (see [`Searcher::with_lines`]).
-pub const MAX_LINES: usize = 32;
+/// Most best moves (lines) a multi-PV search reports (see [`Searcher::with_multipv`]).
+pub const MAX_MULTIPV: usize = 32;
 
 /// Searches `board` within `limits`, reporting each completed iteration to `on_info`.
-pub fn search<B: Size>(
+pub fn search<B: Storage>(
     board: &Board<B>,
     tt: &mut TranspositionTable,
     limits: Limits,
@@ -110,7 +110,7 @@ pub fn search<B: Size>(
 }
 
 /// One search: the board it changes in place, its table, its limits and its statistics.
-pub struct Searcher<'t, B: Size> {
+pub struct Searcher<'t, B: Storage> {
     board: Board<B>,
     /// Shared with the helper threads, if any (its probes and stores take `&self`).
     tt: &'t TranspositionTable,
@@ -130,8 +130,8 @@ pub struct Searcher<'t, B: Size> {
     /// The checks of the iterations' best moves against the opponent's threat sequences
     /// (see [`Searcher::refutes_best_move`]).
     best_move_checks: BestMoveChecks,
-    /// Lines (best root moves) each iteration finds, 1..=`MAX_LINES`.
-    lines: usize,
+    /// How many best root moves (lines) each iteration finds, 1..=`MAX_MULTIPV`.
+    multipv: usize,
     /// Root moves of the lines already found in this iteration, which the next line skips,
     /// and the blocked ones.
     excluded: B,
@@ -168,7 +168,7 @@ pub struct Searcher<'t, B: Size> {
     threat_share: f64,
 }
 
-impl<'t, B: Size> Searcher<'t, B> {
+impl<'t, B: Storage> Searcher<'t, B> {
     /// Prepares a search of `board`; entries `tt` holds from earlier searches age by one.
     pub fn new(board: Board<B>, tt: &'t mut TranspositionTable, limits: Limits) -> Self {
         tt.new_search();
@@ -195,7 +195,7 @@ impl<'t, B: Size> Searcher<'t, B> {
             threat: ThreatSearch::new(stop),
             root_moves: None,
             best_move_checks: BestMoveChecks::default(),
-            lines: 1,
+            multipv: 1,
             excluded: B::EMPTY,
             blocked: B::EMPTY,
             singular_excluded: Box::new([None; MAX_PLY]),
@@ -239,13 +239,13 @@ impl<'t, B: Size> Searcher<'t, B> {
         self
     }
 
-    /// Searches for the best `lines` root moves (multi-PV; clamped to 1..=[`MAX_LINES`]; 1 by
-    /// default): each iteration searches the root once per line, skipping the moves of the
+    /// Searches for the `multipv` best root moves (clamped to 1..=[`MAX_MULTIPV`]; 1 by
+    /// default), each with its line: each iteration searches the root once per line, skipping the moves of the
     /// lines before, and reports each line. The result's best move is its first line's (see
     /// [`SearchResult::lines`]).
     #[must_use]
-    pub fn with_lines(mut self, lines: usize) -> Self {
-        self.lines = lines.clamp(1, MAX_LINES);
+    pub fn with_multipv(mut self, multipv: usize) -> Self {
+        self.multipv = multipv.clamp(1, MAX_MULTIPV);
         self
     }
 
@@ -261,13 +261,13 @@ impl<'t, B: Size> Searcher<'t, B> {
     /// Plays at `level` (see [`crate::strength`]): below full strength, at most its nodes
     /// (and the limits' own), its share of the root's threat searches, and a move drawn among
     /// its lines with a generator seeded by its seed and the position. Call it after
-    /// [`Searcher::with_lines`], which it raises to the strength's lines.
+    /// [`Searcher::with_multipv`], which it raises to the strength's count.
     #[must_use]
     pub fn with_level(mut self, level: Level) -> Self {
         let Some(nodes) = level.strength.nodes() else { return self };
         self.limits.nodes = Some(self.limits.nodes.map_or(nodes, |limit| limit.min(nodes)));
         self.clock = SearchClock::new(&self.limits);
-        self.lines = self.lines.max(level.strength.lines());
+        self.multipv = self.multipv.max(level.strength.multipv());
         self.threat_share = level.strength.threat_share();
         self.level = level;
         self
@@ -283,7 +283,7 @@ impl<'t, B: Size> Searcher<'t, B> {
     /// or of the iteration a limit cut short if a root move there beat the last best.
     pub fn run(mut self, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
         let small = B::GEOMETRY.lines_span_board();
-        let alone = small || self.lines > 1 || self.limits.nodes.is_some();
+        let alone = small || self.multipv > 1 || self.limits.nodes.is_some();
         let no_move = self.board.legal_moves().is_empty();
         let mut result = if alone || self.threads == 1 || no_move {
             self.search_alone(on_info)
@@ -383,7 +383,8 @@ impl<'t, B: Size> Searcher<'t, B> {
             }
             // Lines of the iteration before whose moves this one did not reach keep their place.
             for old in std::mem::take(&mut result.lines) {
-                if lines.len() < self.lines && lines.iter().all(|l| l.pv.first() != old.pv.first())
+                if lines.len() < self.multipv
+                    && lines.iter().all(|l| l.pv.first() != old.pv.first())
                 {
                     lines.push(old);
                 }
@@ -460,7 +461,7 @@ impl<'t, B: Size> Searcher<'t, B> {
         let mut complete = true;
         self.root_lost = B::EMPTY;
         self.excluded = lines.iter().fold(self.blocked, |set, line| set.with(line.pv[0]));
-        for index in lines.len()..self.lines {
+        for index in lines.len()..self.multipv {
             let score = self.aspiration(depth, previous.get(index).copied().unwrap_or(0));
             if self.clock.stopped() {
                 complete = false;
@@ -475,7 +476,7 @@ impl<'t, B: Size> Searcher<'t, B> {
                 // five is blocked or forbidden): the line is the move played instead.
                 pv.push(self.fallback_move());
             }
-            on_info(&self.info(depth, score, &pv, (self.lines > 1).then_some(index + 1)));
+            on_info(&self.info(depth, score, &pv, (self.multipv > 1).then_some(index + 1)));
             let root_move = pv.first().copied();
             lines.push(PvLine { depth, score, pv });
             match root_move {
@@ -496,7 +497,7 @@ impl<'t, B: Size> Searcher<'t, B> {
     /// would lose.
     fn unfinished_line(&self, depth: u32) -> Option<PvLine> {
         let pv = &self.pv[0][..self.pv_len[0]];
-        (self.lines == 1 && self.clock.stopped() && !pv.is_empty()).then(|| PvLine {
+        (self.multipv == 1 && self.clock.stopped() && !pv.is_empty()).then(|| PvLine {
             depth,
             score: self.root_best,
             pv: pv.to_vec(),
@@ -512,8 +513,10 @@ impl<'t, B: Size> Searcher<'t, B> {
     fn unrefuted_line(&self, result: &SearchResult) -> Option<PvLine> {
         let best = result.best_move?;
         let interrupted = self.root_interrupted?;
-        (self.lines == 1 && self.root_lost.contains(best) && !self.root_lost.contains(interrupted))
-            .then(|| PvLine { depth: result.depth, score: result.score(), pv: vec![interrupted] })
+        (self.multipv == 1
+            && self.root_lost.contains(best)
+            && !self.root_lost.contains(interrupted))
+        .then(|| PvLine { depth: result.depth, score: result.score(), pv: vec![interrupted] })
     }
 
     /// The static evaluation with the correction history's adjustment (the shallow prunings

@@ -7,11 +7,11 @@ use crate::board::Board;
 use crate::color::Color;
 use crate::eval::WINDOW_WEIGHT;
 use crate::geometry::Cell;
-use crate::pattern::keys::LineState;
+use crate::pattern::keys::PatternState;
 use crate::score::MAX_PLY;
 use crate::search::keyed::{pack, unpack_cell};
 use crate::search::threats::threat_value;
-use crate::size::Size;
+use crate::storage::Storage;
 
 /// History counts are scaled; the static priority breaks history ties.
 const HISTORY_SCALE: i64 = 1 << 12;
@@ -26,7 +26,7 @@ pub(crate) type MoveList = ArrayVec<Cell, 512>;
 /// every candidate); the rest are scored when first needed — with the history as it is then —
 /// and picked by selection for the first few (most nodes cut off early, so sorting them all
 /// would be wasted), then by one sort. Ties break by cell index.
-pub(crate) struct MovePicker<B: Size> {
+pub(crate) struct MovePicker<B: Storage> {
     staged: ArrayVec<Cell, 3>,
     unscored: B,
     /// Scored moves, each packed into one integer (see [`pack`]): 4 KiB to move instead of
@@ -40,7 +40,7 @@ pub(crate) struct MovePicker<B: Size> {
 /// Scored picks made by selection before the remaining moves are sorted.
 const SELECTION_PICKS: usize = 3;
 
-impl<B: Size> MovePicker<B> {
+impl<B: Storage> MovePicker<B> {
     /// A picker with no moves yet (see [`MovePicker::add_in_cell_order`] and
     /// [`Ordering::stage`]). Pickers are filled where they live: moving one copies 4 KiB.
     pub(crate) fn new() -> MovePicker<B> {
@@ -127,7 +127,7 @@ impl Ordering {
     }
 
     /// `moves` sorted best first for the side to move at `ply`.
-    pub(crate) fn order<B: Size>(
+    pub(crate) fn order<B: Storage>(
         &self,
         board: &Board<B>,
         moves: B,
@@ -141,7 +141,7 @@ impl Ordering {
 
     /// Puts `moves` into the empty `picker`, to be picked best first (see [`MovePicker`])
     /// for the side to move at `ply`.
-    pub(crate) fn stage<B: Size>(
+    pub(crate) fn stage<B: Storage>(
         &self,
         picker: &mut MovePicker<B>,
         moves: B,
@@ -162,11 +162,11 @@ impl Ordering {
 
 /// How promising `cell` is by itself: for each win window through it, what one more stone
 /// would make of the side to move's window (attack) or of the opponent's (defence).
-pub(crate) fn cell_priority<B: Size>(board: &Board<B>, cell: Cell) -> i64 {
+pub(crate) fn cell_priority<B: Storage>(board: &Board<B>, cell: Cell) -> i64 {
     let side = board.side_to_move();
     if let (Some(mine), Some(theirs)) = (
-        board.lines().cell_patterns(cell, side),
-        board.lines().cell_patterns(cell, side.opponent()),
+        board.patterns().cell_patterns(cell, side),
+        board.patterns().cell_patterns(cell, side.opponent()),
     ) {
         // Attack counts double: a threat of ours is a tempo ahead of the same threat of theirs.
         return 2 * threat_value(&mine) + threat_value(&theirs);

@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering as AtomicOrdering;
 use super::{PvLine, SearchInfo, SearchResult, Searcher};
 use crate::limits::{Limits, StopFlag};
 use crate::score::{MAX_PLY, is_decisive};
-use crate::size::Size;
+use crate::storage::Storage;
 
 /// Most threads a search runs (see [`Searcher::with_threads`]).
 pub const MAX_THREADS: usize = 64;
@@ -16,7 +16,7 @@ pub const MAX_THREADS: usize = 64;
 /// to spare (the frames of a gomoku-board line of [`MAX_PLY`] plies take a few MiB at most).
 pub const HELPER_STACK_BYTES: usize = 16 << 20;
 
-impl<B: Size> Searcher<'_, B> {
+impl<B: Storage> Searcher<'_, B> {
     /// [`Searcher::search_alone`] on this thread while `helpers` more threads search the same root
     /// (see [`Searcher::with_threads`]) from the start until this thread is done. A helper
     /// that cannot be started is done without.

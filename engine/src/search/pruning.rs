@@ -8,10 +8,10 @@ use std::sync::LazyLock;
 use super::Searcher;
 use crate::color::Color;
 use crate::geometry::Cell;
-use crate::pattern::keys::LineState;
+use crate::pattern::keys::PatternState;
 use crate::pattern::pair::ThreatKind;
 use crate::score::{Score, is_decisive};
-use crate::size::Size;
+use crate::storage::Storage;
 use crate::tt::{Bound, TtEntry, score_from_tt};
 
 /// Late-move reductions: from this remaining depth ...
@@ -105,7 +105,7 @@ pub const RAZOR_MAX_DEPTH: i32 = 2;
 /// depth below alpha has the node searched as a leaf, which ends it if it fails low there.
 pub const RAZOR_MARGIN: Score = 200;
 
-impl<B: Size> Searcher<'_, B> {
+impl<B: Storage> Searcher<'_, B> {
     /// Reverse futility pruning, at a shallow null-window node with no five threatened: if
     /// the static evaluation is at least [`RFP_MARGIN`] per ply of `depth` (at most
     /// [`RFP_MAX_DEPTH`]) above `beta`, the node fails high with it unsearched — unless the
@@ -143,7 +143,7 @@ impl<B: Size> Searcher<'_, B> {
     /// asking it then leave alone.
     fn may_make_open_four(&self, color: Color) -> bool {
         self.board
-            .lines()
+            .patterns()
             .threat_cells(color, ThreatKind::OpenFour)
             .is_none_or(|cells| !(cells & self.board.empty_cells()).is_empty())
     }
@@ -151,7 +151,7 @@ impl<B: Size> Searcher<'_, B> {
     /// Gomoku boards: the cells where a stone of neither side would make a three or a four (quiet
     /// moves, for late-move pruning); none without patterns.
     pub(super) fn quiet_cells(&self) -> B {
-        let lines = self.board.lines();
+        let lines = self.board.patterns();
         let mut tactical = B::EMPTY;
         for color in [Color::Black, Color::White] {
             for kind in [ThreatKind::Four, ThreatKind::Three] {
@@ -274,7 +274,7 @@ mod tests {
         // White's open three h8-i8-j8 could become an open four: never pruned.
         let (searcher, _) = searcher_of(&mut tt, OPEN_THREE_WAITING);
         let threatened = &searcher.board;
-        let open_fours = threatened.lines().threat_cells(Color::White, ThreatKind::OpenFour);
+        let open_fours = threatened.patterns().threat_cells(Color::White, ThreatKind::OpenFour);
         assert!(open_fours.is_some_and(|cells| !(cells & threatened.empty_cells()).is_empty()));
         assert_eq!(searcher.reverse_futility(1, -INFINITY), None);
     }

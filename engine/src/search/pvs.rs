@@ -15,7 +15,7 @@ use crate::geometry::{Cell, Symmetry};
 use crate::outcome::Outcome;
 use crate::pairing;
 use crate::score::{INFINITY, MATE_BOUND, Score, is_decisive, loss_in, win_in};
-use crate::size::Size;
+use crate::storage::Storage;
 use crate::tt::{Bound, PROVEN_DEPTH, TtEntry, score_from_tt, score_to_tt};
 
 /// What a node knows about itself as its steps run.
@@ -48,7 +48,7 @@ struct Node<B> {
     tt_entry: Option<TtEntry>,
 }
 
-impl<B: Size> Node<B> {
+impl<B: Storage> Node<B> {
     /// Whether the window is a null window (a PV node has room between alpha and beta).
     fn pv_node(&self) -> bool {
         self.beta - self.alpha > 1
@@ -65,7 +65,7 @@ impl<B: Size> Node<B> {
     }
 }
 
-impl<B: Size> Searcher<'_, B> {
+impl<B: Storage> Searcher<'_, B> {
     /// The principal-variation search of the current position (see the module docs of
     /// [`super`]).
     pub(super) fn pvs(&mut self, depth: i32, ply: usize, alpha: Score, beta: Score) -> Score {

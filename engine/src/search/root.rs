@@ -11,9 +11,9 @@ use crate::geometry::Cell;
 use crate::movegen;
 use crate::outcome::Outcome;
 use crate::pattern::Pattern;
-use crate::pattern::keys::LineState;
+use crate::pattern::keys::PatternState;
 use crate::score::{Score, is_decisive, win_in};
-use crate::size::Size;
+use crate::storage::Storage;
 
 /// VCF nodes allowed at the root, before the main search.
 pub const ROOT_VCF_NODES: u64 = 20_000;
@@ -105,7 +105,7 @@ fn slice_deadline(now: Instant, end: Instant, remaining: usize) -> Instant {
     now + end.saturating_duration_since(now) / share
 }
 
-impl<B: Size> Searcher<'_, B> {
+impl<B: Storage> Searcher<'_, B> {
     /// Gomoku boards, before the iterations: the side to move's own threat sequences (a VCF, then a
     /// VCT, within [`THREAT_TIME_FRACTION`] of the time between them), then the defence
     /// filter (see [`Searcher::safe_root_moves`]). A win found is reported and put in
@@ -133,14 +133,14 @@ impl<B: Size> Searcher<'_, B> {
         if let Some(win) = win.filter(|win| !self.blocked.contains(win.first)) {
             let best = win.first;
             let line = PvLine { depth: 1, score: win_in(win.plies), pv: vec![best] };
-            on_info(&self.info(1, line.score, &line.pv, (self.lines > 1).then_some(1)));
+            on_info(&self.info(1, line.score, &line.pv, (self.multipv > 1).then_some(1)));
             result.best_move = Some(best);
             result.depth = 1;
             result.lines = vec![line.clone()];
             result.vcf_nodes = self.threat.nodes;
             result.time = self.clock.elapsed();
             result.root_threat_time = result.time;
-            if self.lines == 1 {
+            if self.multipv == 1 {
                 return true;
             }
             // Several lines: the win is one; the main search looks for the others.
@@ -173,7 +173,7 @@ impl<B: Size> Searcher<'_, B> {
         let me = self.board.side_to_move();
         let them = me.opponent();
         let candidates = movegen::candidates(&self.board);
-        let lines = self.board.lines();
+        let lines = self.board.patterns();
         let opponent_threatens = candidates.iter().any(|c| {
             lines
                 .cell_patterns(c, them)
@@ -213,7 +213,7 @@ impl<B: Size> Searcher<'_, B> {
     pub(super) fn refutes_best_move(&mut self, best: Cell, depth: u32, score: Score) -> bool {
         if !self.best_move_checks.opponent_attacks
             || !self.best_move_checks.on
-            || self.lines > 1
+            || self.multipv > 1
             || depth < VERIFY_MIN_DEPTH
             || is_decisive(score)
             || self.clock.spent(VERIFY_TIME_FRACTION)

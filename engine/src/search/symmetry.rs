@@ -5,7 +5,7 @@
 use crate::board::Board;
 use crate::color::Color;
 use crate::geometry::{Cell, Symmetry};
-use crate::size::Size;
+use crate::storage::Storage;
 use crate::zobrist;
 
 /// The hashes of the 8 images of a position; `hashes[i]` belongs to `Symmetry::ALL[i]`.
@@ -16,7 +16,7 @@ pub(crate) struct SymmetricHash {
 
 impl SymmetricHash {
     /// Computed from scratch (also the checker for the incremental version).
-    pub(crate) fn from_board<B: Size>(board: &Board<B>) -> SymmetricHash {
+    pub(crate) fn from_board<B: Storage>(board: &Board<B>) -> SymmetricHash {
         let mut h = SymmetricHash { hashes: [0; 8] };
         for color in [Color::Black, Color::White] {
             for cell in board.stones(color).iter() {
@@ -28,7 +28,7 @@ impl SymmetricHash {
 
     /// Adds or removes a stone.
     #[inline]
-    pub(crate) fn toggle<B: Size>(&mut self, color: Color, cell: Cell) {
+    pub(crate) fn toggle<B: Storage>(&mut self, color: Color, cell: Cell) {
         let g = B::GEOMETRY;
         for (hash, sym) in self.hashes.iter_mut().zip(Symmetry::ALL) {
             *hash ^= zobrist::key(color, g.transform(sym, cell));

@@ -109,7 +109,7 @@ fn search_blocked(
     let mut tt = TranspositionTable::with_bytes(1 << 22);
     let limits = Limits::depth(depth);
     Searcher::new(board.clone(), &mut tt, limits)
-        .with_lines(lines)
+        .with_multipv(lines)
         .with_threads(threads)
         .with_blocked(blocked)
         .run(&mut |_| {})

@@ -14,7 +14,7 @@ use mnk_engine::size::BoardSize;
 use mnk_engine::with_game;
 
 use super::{CliError, UsageError};
-use mnk_engine::size::Size;
+use mnk_engine::storage::Storage;
 
 /// `perft`'s options.
 #[derive(Debug, clap::Args)]
@@ -52,7 +52,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     with_game!(&game, board => count(board, args.depth, threads, args.divide, out))
 }
 
-fn count<B: Size>(
+fn count<B: Storage>(
     board: &Board<B>,
     depth: u32,
     threads: usize,

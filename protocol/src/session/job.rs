@@ -4,14 +4,13 @@
 
 use std::time::{Duration, Instant};
 
-use mnk_engine::engine::Engine;
+use mnk_engine::engine::{Engine, Verdict};
 use mnk_engine::game::Game;
 use mnk_engine::limits::{Limits, Stop, StopFlag};
 use mnk_engine::notation::Point;
 use mnk_engine::perft::NodeCount;
 use mnk_engine::report::SearchResult;
 use mnk_engine::score::Score;
-use mnk_engine::search::defend::Verdict;
 
 use crate::progress::Progress;
 use crate::response::Response;

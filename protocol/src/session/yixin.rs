@@ -4,11 +4,10 @@
 
 use std::time::{Duration, Instant};
 
-use mnk_engine::engine::{DEFENCE_NODES, MAX_HASH_BYTES, MAX_THREADS};
+use mnk_engine::engine::{DEFENCE_NODES, MAX_HASH_BYTES, MAX_THREADS, Verdict};
 use mnk_engine::notation::{Point, format_pos};
 use mnk_engine::rules::Rule;
 use mnk_engine::score::{Score, format_score, loss_in, win_in};
-use mnk_engine::search::defend::Verdict;
 use mnk_engine::size::BoardSize;
 
 use super::job::{BalanceTask, DefendTask, Task};

@@ -8,11 +8,11 @@ use crate::board::Board;
 use crate::color::Color;
 use crate::outcome::Outcome;
 use crate::pattern::Pattern;
-use crate::pattern::keys::LineState;
+use crate::pattern::keys::PatternState;
 use crate::pattern::pair::ThreatKind;
 use crate::pattern::weights::{PATTERN_POTENTIAL, Role};
 use crate::rules::Rule;
-use crate::size::Size;
+use crate::storage::Storage;
 
 /// Threat class scores of a cell for one side (see [`threat_value`]).
 pub const FIVE_VALUE: i64 = 1 << 30;
@@ -76,10 +76,10 @@ pub fn threat_value(patterns: &[Pattern; 4]) -> i64 {
 /// an end a few cells out, so every cell within reach of the open-four points counts (a
 /// superset of the defences: the search refutes the others). `None` when there is no such
 /// threat or the board keeps no patterns.
-pub fn defences_against_three<B: Size>(board: &Board<B>, candidates: B) -> Option<B> {
+pub fn defences_against_three<B: Storage>(board: &Board<B>, candidates: B) -> Option<B> {
     let me = board.side_to_move();
     let them = me.opponent();
-    let lines = board.lines();
+    let lines = board.patterns();
     let open_fours = lines.threat_cells(them, ThreatKind::OpenFour)? & candidates;
     if open_fours.is_empty() {
         return None;
@@ -99,12 +99,12 @@ pub fn defences_against_three<B: Size>(board: &Board<B>, candidates: B) -> Optio
 /// [`crate::pattern::table`]), so every cell within a key's reach of the fives is tried.
 /// Under the other rules a five is blocked on its cell alone and two cannot both be
 /// (renju's forbidden points are the caller's concern).
-pub(crate) fn five_blocks<B: Size>(board: &mut Board<B>, attacker: Color, fives: B) -> B {
+pub(crate) fn five_blocks<B: Storage>(board: &mut Board<B>, attacker: Color, fives: B) -> B {
     debug_assert_eq!(fives, board.winning_cells(attacker));
     if !board.rule().is_caro() || fives.is_empty() {
         return if fives.count() == 1 { fives } else { B::EMPTY };
     }
-    let reach = board.lines().threat_reach(attacker, ThreatKind::Five, fives).unwrap_or(fives);
+    let reach = board.patterns().threat_reach(attacker, ThreatKind::Five, fives).unwrap_or(fives);
     (reach & board.empty_cells()).iter().fold(B::EMPTY, |blocks, cell| {
         let stops = board.play_unchecked(cell) == Outcome::Ongoing
             && board.winning_cells(attacker).is_empty();
@@ -118,12 +118,12 @@ pub(crate) fn five_blocks<B: Size>(board: &mut Board<B>, attacker: Color, fives:
 /// (so no reply threatens five and one stone blocks only one of the two lines; the other
 /// becomes an open four). Never for renju black, whose double three is forbidden; `false`
 /// without patterns.
-pub fn double_three_wins<B: Size>(board: &Board<B>) -> bool {
+pub fn double_three_wins<B: Storage>(board: &Board<B>) -> bool {
     if board.renju_black_to_move() {
         return false;
     }
     let me = board.side_to_move();
-    let lines = board.lines();
+    let lines = board.patterns();
     let empty = board.empty_cells();
     let (Some(their_fours), Some(threes)) = (
         lines.threat_cells(me.opponent(), ThreatKind::Four),
@@ -143,8 +143,8 @@ pub fn double_three_wins<B: Size>(board: &Board<B>) -> bool {
 
 /// The empty cells where `color` would make a four (or, with `threes`, an open three);
 /// `None` on boards without patterns.
-pub(super) fn attack_cells<B: Size>(board: &Board<B>, color: Color, threes: bool) -> Option<B> {
-    let lines = board.lines();
+pub(super) fn attack_cells<B: Storage>(board: &Board<B>, color: Color, threes: bool) -> Option<B> {
+    let lines = board.patterns();
     let mut cells = lines.threat_cells(color, ThreatKind::Four)?;
     if threes {
         cells |= lines.threat_cells(color, ThreatKind::Three)?;
@@ -155,7 +155,7 @@ pub(super) fn attack_cells<B: Size>(board: &Board<B>, color: Color, threes: bool
 /// The empty cells where a plain four of `color` can win as its last attacking move: all
 /// its fours for white against renju black (the block may be forbidden), else none (a last
 /// move must be a winning four, an open or a double four). `None` without patterns.
-pub(super) fn plain_last_fours<B: Size>(board: &Board<B>, color: Color) -> Option<B> {
+pub(super) fn plain_last_fours<B: Storage>(board: &Board<B>, color: Color) -> Option<B> {
     if board.rule() == Rule::Renju && color == Color::White {
         attack_cells(board, color, false)
     } else {
@@ -165,7 +165,7 @@ pub(super) fn plain_last_fours<B: Size>(board: &Board<B>, color: Color) -> Optio
 
 /// Whether `color` has a cell outside `except` where a last attacking move can win: a
 /// winning four, or one of its [`plain_last_fours`]. `None` without patterns.
-pub(super) fn last_move_wins_possible<B: Size>(
+pub(super) fn last_move_wins_possible<B: Storage>(
     board: &Board<B>,
     color: Color,
     except: B,
@@ -174,7 +174,7 @@ pub(super) fn last_move_wins_possible<B: Size>(
     if !(fours & plain_last_fours(board, color)?).is_empty() {
         return Some(true);
     }
-    let lines = board.lines();
+    let lines = board.patterns();
     for cell in fours.iter() {
         if threat_value(&lines.cell_patterns(cell, color)?) >= WINNING_FOUR_VALUE {
             return Some(true);

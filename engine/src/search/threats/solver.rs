@@ -14,9 +14,9 @@ use crate::board::Board;
 use crate::geometry::Cell;
 use crate::limits::{Stop, StopFlag};
 use crate::outcome::Outcome;
-use crate::pattern::keys::LineState;
+use crate::pattern::keys::PatternState;
 use crate::search::keyed::{pack, unpack_cell, unpack_key};
-use crate::size::Size;
+use crate::storage::Storage;
 
 /// A list of attacking moves with their threat values.
 /// (Each packed into one integer as in the move picker, see [`pack`]: the sort compares
@@ -27,9 +27,13 @@ pub(super) type AttackList = arrayvec::ArrayVec<i64, 512>;
 /// (ties by cell): every cell where it makes a four and, with `threes`, an open three.
 /// `None` without patterns. (An out-parameter: the 4 KiB list is built in the caller's
 /// frame instead of being copied out at every threat-search node.)
-fn attacking_moves<B: Size>(board: &Board<B>, threes: bool, moves: &mut AttackList) -> Option<()> {
+fn attacking_moves<B: Storage>(
+    board: &Board<B>,
+    threes: bool,
+    moves: &mut AttackList,
+) -> Option<()> {
     let me = board.side_to_move();
-    let lines = board.lines();
+    let lines = board.patterns();
     sorted_by_value(attack_cells(board, me, threes)?, moves, |cell| {
         Some(threat_value(&lines.cell_patterns(cell, me)?))
     })
@@ -37,7 +41,7 @@ fn attacking_moves<B: Size>(board: &Board<B>, threes: bool, moves: &mut AttackLi
 
 /// Fills `list` with `cells`, each [`pack`]ed with its `value`, highest value first (ties by
 /// cell); `None` if a value is.
-fn sorted_by_value<B: Size>(
+fn sorted_by_value<B: Storage>(
     cells: B,
     list: &mut AttackList,
     value: impl Fn(Cell) -> Option<i64>,
@@ -55,7 +59,7 @@ fn sorted_by_value<B: Size>(
 /// defender's own threats while taking the attacker's best cells refute most often.
 /// (Measured on the tactics set: 34.6 M solver nodes in cell order, 11.4 M in this one; the
 /// attacker's value alone, or counted twice, gives 26–27 M.) `None` without patterns.
-pub(super) fn defences_in_order<B: Size>(
+pub(super) fn defences_in_order<B: Storage>(
     board: &Board<B>,
     defences: B,
     list: &mut AttackList,
@@ -66,7 +70,7 @@ pub(super) fn defences_in_order<B: Size>(
         return Some(());
     }
     let defender = board.side_to_move();
-    let lines = board.lines();
+    let lines = board.patterns();
     sorted_by_value(defences, list, |cell| {
         Some(
             2 * threat_value(&lines.cell_patterns(cell, defender)?)
@@ -148,7 +152,7 @@ impl ThreatSearch {
     /// A forced win of the side to move by `threats`, at most `max_threats` attacking moves
     /// deep, within `nodes` and, if given, until `deadline`; `None` if none is found (or the
     /// board keeps no patterns). The board is restored.
-    pub(crate) fn solve<B: Size>(
+    pub(crate) fn solve<B: Storage>(
         &mut self,
         board: &mut Board<B>,
         threats: Threats,
@@ -191,7 +195,7 @@ impl ThreatSearch {
     /// [`ThreatSearch::solve`], guided by the hints kept (if any) when given `delta`: the
     /// position being solved, and every one reached from it, has the hash of the
     /// corresponding position of the hints' solve xor `delta`.
-    pub(crate) fn solve_guided<B: Size>(
+    pub(crate) fn solve_guided<B: Storage>(
         &mut self,
         board: &mut Board<B>,
         threats: Threats,
@@ -215,7 +219,7 @@ impl ThreatSearch {
 
     /// [`ThreatSearch::solve`] once set up: VCF in one pass, VCT by iterative deepening
     /// (from the hints' depth when guided).
-    fn deepen<B: Size>(&mut self, board: &mut Board<B>, max_threats: u32) -> Option<Win> {
+    fn deepen<B: Storage>(&mut self, board: &mut Board<B>, max_threats: u32) -> Option<Win> {
         if !self.threes {
             return self.attack(board, max_threats);
         }
@@ -257,7 +261,7 @@ impl ThreatSearch {
         false
     }
 
-    fn attack<B: Size>(&mut self, board: &mut Board<B>, depth: u32) -> Option<Win> {
+    fn attack<B: Storage>(&mut self, board: &mut Board<B>, depth: u32) -> Option<Win> {
         let me = board.side_to_move();
         if let Some(five) = board.winning_cells(me).lowest() {
             return Some(Win { plies: 1, first: five });
@@ -297,7 +301,7 @@ impl ThreatSearch {
     }
 
     /// [`ThreatSearch::attack`] past the immediate win and the table: the attacking moves.
-    fn attack_moves<B: Size>(&mut self, board: &mut Board<B>, depth: u32) -> Option<Win> {
+    fn attack_moves<B: Storage>(&mut self, board: &mut Board<B>, depth: u32) -> Option<Win> {
         let me = board.side_to_move();
         // A defender's four (a counter-threat) must be blocked first; the sequence goes on
         // only if the block is itself a threat or an earlier threat still stands.
@@ -366,7 +370,7 @@ impl ThreatSearch {
 
     /// Whether playing `cell` leaves the side to move two fives to make and the opponent
     /// none (the checker of the winning-four shortcut in [`ThreatSearch::attack_moves`]).
-    fn leaves_two_fives<B: Size>(board: &mut Board<B>, cell: Cell) -> bool {
+    fn leaves_two_fives<B: Storage>(board: &mut Board<B>, cell: Cell) -> bool {
         let me = board.side_to_move();
         let ongoing = board.play_unchecked(cell) == Outcome::Ongoing;
         let wins = ongoing
@@ -378,7 +382,7 @@ impl ThreatSearch {
 
     /// The defender to move after a threat: `Some(plies)` (counted from the defender's move)
     /// if every defence loses.
-    fn refute_all<B: Size>(&mut self, board: &mut Board<B>, depth: u32) -> Option<usize> {
+    fn refute_all<B: Storage>(&mut self, board: &mut Board<B>, depth: u32) -> Option<usize> {
         let defender = board.side_to_move();
         let attacker = defender.opponent();
         if !board.winning_cells(defender).is_empty() {

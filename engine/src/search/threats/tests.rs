@@ -12,7 +12,7 @@ use crate::color::Color;
 use crate::geometry::Cell;
 use crate::outcome::Outcome;
 use crate::pattern::Pattern;
-use crate::pattern::keys::LineState;
+use crate::pattern::keys::PatternState;
 use crate::pattern::pair::ThreatKind;
 use crate::pattern::weights::{PATTERN_POTENTIAL, Role};
 use crate::rules::Rule;
@@ -246,7 +246,7 @@ fn the_defences_are_ordered_by_value_and_none_is_lost() {
         assert_eq!((cells.len(), listed), (defences.count() as usize, defences));
         let me = board.side_to_move();
         let value = |cell, color| {
-            slow_threat_value(&board.lines().cell_patterns(cell, color).expect("patterns"))
+            slow_threat_value(&board.patterns().cell_patterns(cell, color).expect("patterns"))
         };
         let key = |&cell: &Cell| 2 * value(cell, me) + value(cell, me.opponent());
         assert!(cells.windows(2).all(|pair| key(&pair[0]) >= key(&pair[1])), "{board:?}");
@@ -288,7 +288,7 @@ fn the_defences_against_a_three_are_its_blocks_and_own_fours_only() {
     let board =
         Board::<Bits256>::from_notation(Rule::Freestyle, "h8,a2,i8,o15,j8,a14,b2,o1,c2,m13,d2")
             .expect("legal");
-    let fours = board.lines().threat_cells(Color::Black, ThreatKind::Four).expect("patterns");
+    let fours = board.patterns().threat_cells(Color::Black, ThreatKind::Four).expect("patterns");
     assert_eq!(names(fours & board.empty_cells()), ["e2", "f2", "f8", "g8", "k8", "l8"]);
     let defences = defences_against_three(&board, board.empty_cells()).expect("a three");
     assert_eq!(names(defences), ["f8", "g8", "k8", "l8"]);
@@ -296,7 +296,7 @@ fn the_defences_against_a_three_are_its_blocks_and_own_fours_only() {
     // the defences.
     let moves = "h8,a2,i8,o15,j8,a14,b2,o1,c2,m13,d2,n13,a8,l13,a11";
     let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
-    let own = board.lines().threat_cells(Color::White, ThreatKind::Four).expect("patterns")
+    let own = board.patterns().threat_cells(Color::White, ThreatKind::Four).expect("patterns")
         & board.empty_cells();
     let defences = defences_against_three(&board, board.empty_cells()).expect("a three");
     assert_eq!(names(own), ["j13", "k13", "o13"]);
