@@ -25,3 +25,4 @@ pub mod manager;
 pub mod progress;
 pub mod response;
 pub mod session;
+pub mod setting;

@@ -1,12 +1,15 @@
-//! A finished game, and the files it is saved in: SGF (`GM[4]`, as Gomoku GUIs read it)
-//! and Piskvork's PSQ.
+//! A finished game — its moves, its result and why it ended — and the files it is saved
+//! in: SGF (`GM[4]`, as Gomoku GUIs read it) and Piskvork's PSQ.
 
 use mnk_engine::color::Color;
 use mnk_engine::notation::Point;
 use mnk_engine::rules::Rule;
 use mnk_engine::size::BoardSize;
+use std::fmt;
 
-use super::referee::GameResult;
+use mnk_engine::board::IllegalMove;
+
+use super::process::EngineError;
 
 /// A finished game.
 #[derive(Clone, Debug)]
@@ -64,6 +67,75 @@ impl GameRecord {
     }
 }
 
+/// How a game ended, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Color>,
+    /// Why.
+    pub reason: GameEnd,
+}
+
+/// Why a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// A five (by the rule).
+    Five,
+    /// The board filled up.
+    FullBoard,
+    /// Adjudicated a draw at the move limit.
+    MoveLimit,
+    /// An engine answered `START` with something else than `OK`.
+    StartRefused(String),
+    /// An engine failed while being set up.
+    StartFailed(EngineError),
+    /// A move on an occupied cell, off the board, or (`foul`) on a renju forbidden point.
+    IllegalMove {
+        /// The move.
+        point: Point,
+        /// Why it is illegal.
+        error: IllegalMove,
+    },
+    /// An answer shaped like a move whose numbers cannot be a cell of any board.
+    OffAnyBoard(String),
+    /// A known reply that is not a move.
+    Refused(String),
+    /// No move within the time allowed (`ms`, tolerance included).
+    Timeout {
+        /// The milliseconds waited.
+        ms: u64,
+    },
+    /// The game clock ran out.
+    ClockRanOut,
+    /// The engine exited or could not be written to.
+    Crashed(EngineError),
+}
+
+impl fmt::Display for GameEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameEnd::Five => f.write_str("five"),
+            GameEnd::FullBoard => f.write_str("full board"),
+            GameEnd::MoveLimit => f.write_str("adjudicated: move limit"),
+            GameEnd::StartRefused(answer) => write!(f, "START answered {answer:?}"),
+            GameEnd::StartFailed(e) => write!(f, "start-up: {e}"),
+            GameEnd::IllegalMove { point, error } => {
+                let kind = if matches!(error, IllegalMove::Forbidden { .. }) {
+                    "foul"
+                } else {
+                    "illegal move"
+                };
+                write!(f, "{kind} {point}: {error}")
+            }
+            GameEnd::OffAnyBoard(text) => write!(f, "illegal move {text}: off the board"),
+            GameEnd::Refused(text) => write!(f, "refused: answered {text:?}"),
+            GameEnd::Timeout { ms } => write!(f, "timeout: no move within {ms} ms"),
+            GameEnd::ClockRanOut => f.write_str("time forfeit: the game clock ran out"),
+            GameEnd::Crashed(e) => write!(f, "crash: {e}"),
+        }
+    }
+}
+
 fn escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace(']', "\\]")
 }
@@ -71,7 +143,6 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manager::referee::GameEnd;
 
     #[test]
     fn records_print_as_sgf_and_psq() {
@@ -93,5 +164,22 @@ mod tests {
             record.to_psq(BoardSize::FIFTEEN),
             "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,12\nmnk\nother]\n"
         );
+    }
+
+    #[test]
+    fn reasons_read_as_the_match_reports_them() {
+        let occupied = IllegalMove::Occupied { x: 7, y: 7 };
+        let illegal = GameEnd::IllegalMove { point: Point::new(7, 7), error: occupied };
+        assert_eq!(illegal.to_string(), "illegal move 7,7: 7,7 is occupied");
+        let foul = GameEnd::IllegalMove {
+            point: Point::new(9, 7),
+            error: IllegalMove::Forbidden { x: 9, y: 7 },
+        };
+        assert!(foul.to_string().starts_with("foul 9,7: "), "{foul}");
+        assert_eq!(
+            GameEnd::OffAnyBoard("-1,3".into()).to_string(),
+            "illegal move -1,3: off the board"
+        );
+        assert_eq!(GameEnd::Timeout { ms: 400 }.to_string(), "timeout: no move within 400 ms");
     }
 }

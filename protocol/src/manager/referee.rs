@@ -15,7 +15,6 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use mnk_engine::board::IllegalMove;
 use mnk_engine::color::Color;
 use mnk_engine::game::Game;
 use mnk_engine::notation::Point;
@@ -26,7 +25,7 @@ use mnk_engine::size::BoardSize;
 use super::MatchError;
 use super::openings::OpeningError;
 use super::process::{EngineCommand, EngineError, EngineProcess};
-use super::record::GameRecord;
+use super::record::{GameEnd, GameRecord, GameResult};
 use crate::command::{BoardStone, Command, Field, Setting};
 use crate::response::Response;
 
@@ -114,75 +113,6 @@ pub fn parse_info_list(text: &str) -> Result<Vec<Command>, InfoListError> {
             Ok(Command::info(key, value.trim()))
         })
         .collect()
-}
-
-/// How a game ended, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameResult {
-    /// The winner, or `None` for a draw.
-    pub winner: Option<Color>,
-    /// Why.
-    pub reason: GameEnd,
-}
-
-/// Why a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GameEnd {
-    /// A five (by the rule).
-    Five,
-    /// The board filled up.
-    FullBoard,
-    /// Adjudicated a draw at the move limit.
-    MoveLimit,
-    /// An engine answered `START` with something else than `OK`.
-    StartRefused(String),
-    /// An engine failed while being set up.
-    StartFailed(EngineError),
-    /// A move on an occupied cell, off the board, or (`foul`) on a renju forbidden point.
-    IllegalMove {
-        /// The move.
-        point: Point,
-        /// Why it is illegal.
-        error: IllegalMove,
-    },
-    /// An answer shaped like a move whose numbers cannot be a cell of any board.
-    OffAnyBoard(String),
-    /// A known reply that is not a move.
-    Refused(String),
-    /// No move within the time allowed (`ms`, tolerance included).
-    Timeout {
-        /// The milliseconds waited.
-        ms: u64,
-    },
-    /// The game clock ran out.
-    ClockRanOut,
-    /// The engine exited or could not be written to.
-    Crashed(EngineError),
-}
-
-impl fmt::Display for GameEnd {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GameEnd::Five => f.write_str("five"),
-            GameEnd::FullBoard => f.write_str("full board"),
-            GameEnd::MoveLimit => f.write_str("adjudicated: move limit"),
-            GameEnd::StartRefused(answer) => write!(f, "START answered {answer:?}"),
-            GameEnd::StartFailed(e) => write!(f, "start-up: {e}"),
-            GameEnd::IllegalMove { point, error } => {
-                let kind = if matches!(error, IllegalMove::Forbidden { .. }) {
-                    "foul"
-                } else {
-                    "illegal move"
-                };
-                write!(f, "{kind} {point}: {error}")
-            }
-            GameEnd::OffAnyBoard(text) => write!(f, "illegal move {text}: off the board"),
-            GameEnd::Refused(text) => write!(f, "refused: answered {text:?}"),
-            GameEnd::Timeout { ms } => write!(f, "timeout: no move within {ms} ms"),
-            GameEnd::ClockRanOut => f.write_str("time forfeit: the game clock ran out"),
-            GameEnd::Crashed(e) => write!(f, "crash: {e}"),
-        }
-    }
 }
 
 fn lost(color: Color, reason: GameEnd) -> GameResult {
@@ -456,22 +386,5 @@ mod tests {
         for bad in ["", "thread_num", "=2", "thread num=2", "a=1,,b=2", "key=a\nSTART 5"] {
             assert!(parse_info_list(bad).is_err(), "{bad:?}");
         }
-    }
-
-    #[test]
-    fn reasons_read_as_the_match_reports_them() {
-        let occupied = IllegalMove::Occupied { x: 7, y: 7 };
-        let illegal = GameEnd::IllegalMove { point: Point::new(7, 7), error: occupied };
-        assert_eq!(illegal.to_string(), "illegal move 7,7: 7,7 is occupied");
-        let foul = GameEnd::IllegalMove {
-            point: Point::new(9, 7),
-            error: IllegalMove::Forbidden { x: 9, y: 7 },
-        };
-        assert!(foul.to_string().starts_with("foul 9,7: "), "{foul}");
-        assert_eq!(
-            GameEnd::OffAnyBoard("-1,3".into()).to_string(),
-            "illegal move -1,3: off the board"
-        );
-        assert_eq!(GameEnd::Timeout { ms: 400 }.to_string(), "timeout: no move within 400 ms");
     }
 }

@@ -19,7 +19,7 @@ use crate::response::Response;
 /// mnk proposes leaves white within it of even.
 pub const SWAP2_MARGIN: i32 = 30;
 /// Nodes of each search that judges a swap2 opening to propose (see
-/// [`mnk_engine::search::balance::swap2_opening`]): about 0.1 s on 15×15, one or two per opening there.
+/// [`mnk_engine::engine::Engine::swap2_opening`]): about 0.1 s on 15×15, one or two per opening there.
 pub const SWAP2_OPENING_NODES: u64 = 200_000;
 
 impl Session {
