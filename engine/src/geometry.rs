@@ -209,10 +209,9 @@ impl Geometry {
         if self.is_square() { &Symmetry::ALL } else { &Symmetry::RECTANGLE }
     }
 
-    /// The cell written as the protocol writes it: `x,y`.
+    /// The cell written as the protocol writes it: `x,y` (see [`crate::notation::Point`]).
     pub fn format_xy(self, cell: Cell) -> String {
-        let (x, y) = self.xy(cell);
-        format!("{x},{y}")
+        crate::notation::Point::from(self.xy(cell)).to_string()
     }
 
     /// The cell in "pos" notation: column letter (`a` = 0) then row number (`y + 1`).
