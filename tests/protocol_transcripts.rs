@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 
 use harness::{Engine, PROMPT, parse_move, well_formed};
 use mnk_engine::notation::Point;
+use mnk_protocol::command::{Command, Setting};
+use mnk_protocol::response::Response;
 
 fn p(x: usize, y: usize) -> Point {
     Point::new(x, y)
@@ -15,9 +17,9 @@ fn p(x: usize, y: usize) -> Point {
 
 fn started(size: usize, turn_ms: u64) -> Engine {
     let mut e = Engine::start();
-    assert_eq!(e.ask(&format!("START {size}")), "OK");
-    e.send(&format!("INFO timeout_turn {turn_ms}"));
-    e.send("INFO messages 0");
+    assert_eq!(e.ask_command(&Command::Start { width: size, height: size }), Response::Ok);
+    e.send_command(&Command::Info(Setting::TimeoutTurn(turn_ms)));
+    e.send_command(&Command::Info(Setting::Messages(false)));
     e
 }
 
@@ -417,12 +419,13 @@ fn swap2_proposes_and_decides() {
 fn the_swap2_opening_proposed_is_one_mnk_keeps_white_in() {
     for (rule, opening) in [(0, "7,7 8,8 11,4"), (1, "7,7 8,7 5,3"), (4, "7,7 8,7 4,10")] {
         let mut e = Engine::start();
-        assert_eq!(e.ask("START 15"), "OK");
-        e.send(&format!("INFO rule {rule}"));
-        e.send("INFO max_node 200000");
-        assert_eq!(e.ask("SWAP2BOARD\nDONE"), opening, "rule {rule}");
-        let stones: String = opening.split(' ').map(|stone| format!("{stone}\n")).collect();
-        e.send(&format!("SWAP2BOARD\n{stones}DONE"));
+        assert_eq!(e.ask_command(&Command::Start { width: 15, height: 15 }), Response::Ok);
+        e.send_command(&Command::Info(Setting::Rule(rule)));
+        e.send_command(&Command::Info(Setting::MaxNode(Some(200_000))));
+        let proposal = e.ask_command(&Command::Swap2Board(vec![]));
+        assert_eq!(proposal.to_string(), opening, "rule {rule}");
+        let Response::Moves(stones) = proposal else { panic!("{proposal:?}") };
+        e.send_command(&Command::Swap2Board(stones));
         let mut summary = None;
         let decision = loop {
             let line = e.line_within(PROMPT).expect("an answer");
