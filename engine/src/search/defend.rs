@@ -78,7 +78,9 @@ pub fn defences<B: Storage>(board: &Board<B>, nodes: u64, stop: &Stop) -> Vec<De
                     let threats = Threats::FoursAndThrees;
                     let win = solver.solve(&mut board, threats, VCT_THREATS, nodes, stop.deadline);
                     match win {
-                        Some(win) => Verdict::Loses { plies: win.plies + 1, reply: win.first },
+                        Some(win) => {
+                            Verdict::Loses { plies: usize::from(win.plies) + 1, reply: win.first }
+                        }
                         None if over() => Verdict::Unchecked,
                         None => Verdict::Holds(-evaluate(&board)),
                     }

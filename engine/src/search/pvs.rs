@@ -293,7 +293,7 @@ impl<B: Storage> Searcher<'_, B> {
         }
         let (board, fours) = (&mut self.board, Threats::Fours);
         if let Some(win) = self.threat.solve(board, fours, LEAF_VCF_FOURS, LEAF_VCF_NODES, None) {
-            return win_in(node.ply + win.plies);
+            return win_in(node.ply + usize::from(win.plies));
         }
         if threats::double_three_wins(&self.board) {
             return win_in(node.ply + 5);

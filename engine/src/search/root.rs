@@ -132,7 +132,7 @@ impl<B: Storage> Searcher<'_, B> {
         // (A win that starts with a blocked move is not one the search may play.)
         if let Some(win) = win.filter(|win| !self.blocked.contains(win.first)) {
             let best = win.first;
-            let line = PvLine { depth: 1, score: win_in(win.plies), pv: vec![best] };
+            let line = PvLine { depth: 1, score: win_in(usize::from(win.plies)), pv: vec![best] };
             on_info(&self.info(1, line.score, &line.pv, (self.multipv > 1).then_some(1)));
             result.best_move = Some(best);
             result.depth = 1;
@@ -358,7 +358,7 @@ impl<B: Storage> Searcher<'_, B> {
         let (board, threats) = (&mut self.board, Threats::FoursAndThrees);
         let win =
             self.threat.solve_guided(board, threats, VCT_THREATS, nodes, deadline, hint_delta);
-        win.map(|win| win.plies)
+        win.map(|win| usize::from(win.plies))
     }
 
     /// A legal move to play if no iteration completes: a win now, else the block of the

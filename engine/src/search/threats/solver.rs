@@ -80,11 +80,12 @@ pub(super) fn defences_in_order<B: Storage>(
 }
 
 /// A forced win a threat search found: plies to the five (the attacking moves, the
-/// defences and the five itself), and the first attacking move.
+/// defences and the five itself), and the first attacking move. (Four bytes: the solver's
+/// recursion returns it in a register.)
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Win {
     /// Plies from the position solved to the five, which is the last.
-    pub(crate) plies: usize,
+    pub(crate) plies: u16,
     /// The first move of the sequence.
     pub(crate) first: Cell,
 }
@@ -281,7 +282,7 @@ impl ThreatSearch {
         if let Some(entry) = self.table.probe(key) {
             if entry.win {
                 let first = Cell::from_index(entry.first);
-                return Some(Win { plies: usize::from(entry.plies), first });
+                return Some(Win { plies: u16::from(entry.plies), first });
             }
             if u32::from(entry.depth) >= depth {
                 return None;
@@ -293,7 +294,7 @@ impl ThreatSearch {
                 key,
                 win: result.is_some(),
                 depth: depth.min(u32::from(u8::MAX)) as u8,
-                plies: result.map_or(0, |win| win.plies.min(usize::from(u8::MAX)) as u8),
+                plies: result.map_or(0, |win| win.plies.min(u16::from(u8::MAX)) as u8),
                 first: result.map_or(0, |win| win.first.index() as u16),
             });
         }
@@ -362,7 +363,7 @@ impl ThreatSearch {
             };
             board.undo_unchecked();
             if let Some(plies) = result {
-                return Some(Win { plies, first: cell });
+                return Some(Win { plies: plies as u16, first: cell });
             }
         }
         None
@@ -434,7 +435,7 @@ impl ThreatSearch {
             // The attacker's turn after this defence starts with a table probe.
             self.table.prefetch(self.table_key(board.hash_after(cell)));
             let result = match board.play_unchecked(cell) {
-                Outcome::Ongoing => self.attack(board, depth - 1).map(|win| win.plies),
+                Outcome::Ongoing => self.attack(board, depth - 1).map(|win| usize::from(win.plies)),
                 _ => None,
             };
             board.undo_unchecked();

@@ -42,7 +42,7 @@ const DOUBLE_THREE_AGAINST_A_CLOSED_THREE: &str = "g8,b13,h8,c13,i6,d13,i7,o1,a1
 
 /// A solve's win as its plies and first move (both `None` without one).
 fn parts(win: Option<Win>) -> (Option<usize>, Option<Cell>) {
-    (win.map(|win| win.plies), win.map(|win| win.first))
+    (win.map(|win| usize::from(win.plies)), win.map(|win| win.first))
 }
 
 /// The solver with `threats` (ten deep, 100,000 nodes) on `moves` under `rule`: the
