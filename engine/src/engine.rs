@@ -102,12 +102,6 @@ pub struct Engine {
     prepared_rule: Option<Rule>,
 }
 
-impl Default for Engine {
-    fn default() -> Self {
-        Engine::new(Player::Mnk)
-    }
-}
-
 impl Engine {
     /// An engine whose moves `player` chooses: one thread, full strength, nothing blocked,
     /// a table of [`DEFAULT_HASH_BYTES`] made when first needed.
@@ -129,11 +123,6 @@ impl Engine {
         let mut engine = Engine::new(Player::Mnk);
         engine.set_hash_bytes(bytes);
         engine
-    }
-
-    /// Who chooses the moves.
-    pub fn player(&self) -> Player {
-        self.player
     }
 
     /// The table size to search with, in bytes (at least [`MIN_HASH_BYTES`]): a table of
@@ -194,11 +183,6 @@ impl Engine {
     /// The playing level.
     pub fn level(&self) -> Level {
         self.level
-    }
-
-    /// The threads a search runs on.
-    pub fn threads(&self) -> usize {
-        self.threads
     }
 
     /// Work for idle time, one step per call, that the game's first search (see

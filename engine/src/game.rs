@@ -123,6 +123,18 @@ impl Game {
         with_game!(self, b => b.only_forbidden_moves_left())
     }
 
+    /// The game's result as a referee counts it: the outcome, except that renju's black with
+    /// only forbidden points left has lost (any move it could make is a foul). `Ongoing`
+    /// while the side to move has a legal move.
+    pub fn result(&self) -> Outcome {
+        match self.outcome() {
+            Outcome::Ongoing if self.only_forbidden_moves_left() => {
+                Outcome::Win(self.side_to_move().opponent())
+            }
+            outcome => outcome,
+        }
+    }
+
     /// Stones on the board.
     pub fn move_count(&self) -> usize {
         with_game!(self, b => b.move_count())

@@ -69,7 +69,7 @@ impl Direction {
     }
 }
 
-/// Storage facts of one board: width and height, win length `k`, row stride.
+/// Size facts of one board: width and height, win length `k`, row stride.
 ///
 /// The stride is the storage class's (see [`crate::bitboard`]): every board of one
 /// bitboard type shares it, so shifts by a line step are the same constant on all of them;

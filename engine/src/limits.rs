@@ -50,8 +50,9 @@ impl StopFlag {
 /// assert!(!stop.is_due());
 /// flag.raise();
 /// assert!(stop.is_due());
-/// assert!(Stop::until(Instant::now()).is_due());
-/// assert!(!Stop::until(Instant::now() + Duration::from_secs(60)).is_due());
+/// assert!(Stop { deadline: Some(Instant::now()), flag: None }.is_due());
+/// let later = Instant::now() + Duration::from_secs(60);
+/// assert!(!Stop { deadline: Some(later), flag: None }.is_due());
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Stop {
@@ -62,11 +63,6 @@ pub struct Stop {
 }
 
 impl Stop {
-    /// Stops at `deadline`, without a flag.
-    pub fn until(deadline: Instant) -> Stop {
-        Stop { deadline: Some(deadline), flag: None }
-    }
-
     /// Stops when `flag` is raised.
     pub fn on(flag: StopFlag) -> Stop {
         Stop { deadline: None, flag: Some(flag) }
@@ -82,11 +78,6 @@ impl Stop {
     #[inline]
     pub fn flag_raised(&self) -> bool {
         self.flag.as_ref().is_some_and(StopFlag::is_raised)
-    }
-
-    /// The same flag with `deadline` instead (`None`: no deadline).
-    pub fn with_deadline(&self, deadline: Option<Instant>) -> Stop {
-        Stop { deadline, flag: self.flag.clone() }
     }
 }
 
@@ -177,7 +168,7 @@ mod tests {
     fn a_stop_with_a_new_deadline_keeps_its_flag() {
         let flag = StopFlag::new();
         let stop = Limits::default().with_stop(flag.clone()).stop();
-        let later = stop.with_deadline(Some(Instant::now() + Duration::from_secs(60)));
+        let later = Stop { deadline: Some(Instant::now() + Duration::from_secs(60)), ..stop };
         assert!(!later.is_due());
         flag.raise();
         assert!(later.is_due() && later.flag_raised());

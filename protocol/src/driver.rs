@@ -142,7 +142,7 @@ fn spawn_job(job: Box<crate::session::Job>, tx: &Sender<Event>) -> io::Result<St
 }
 
 /// The text of a panic's payload.
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     match (payload.downcast_ref::<&str>(), payload.downcast_ref::<String>()) {
         (Some(text), _) => (*text).to_string(),
         (_, Some(text)) => text.clone(),

@@ -37,6 +37,7 @@ use mnk_engine::score::Score;
 use mnk_engine::size::BoardSize;
 
 use mnk_engine::notation::Point;
+use mnk_protocol::driver::panic_message;
 use mnk_protocol::manager::openings::{opening_score, random_opening};
 
 use super::{CliError, UsageError};
@@ -120,7 +121,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                     let played = std::panic::catch_unwind(AssertUnwindSafe(|| {
                         play_game(args, game, &mut engine)
                     }));
-                    let lines = played.map_err(|payload| panic_text(payload.as_ref()));
+                    let lines = played.map_err(|payload| panic_message(payload.as_ref()));
                     if sender.send((game, lines)).is_err() {
                         break;
                     }
@@ -157,15 +158,6 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     match failed {
         0 => Ok(()),
         failed => Err(CliError::GamesFailed { failed, games }),
-    }
-}
-
-/// The text of a panic's payload.
-fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
-    match (payload.downcast_ref::<&str>(), payload.downcast_ref::<String>()) {
-        (Some(text), _) => (*text).to_string(),
-        (_, Some(text)) => text.clone(),
-        _ => "a panic".to_string(),
     }
 }
 
@@ -216,23 +208,22 @@ struct Labelled {
     best: Point,
 }
 
-/// Plays `board` to its end, each move a search of `nodes` nodes by `engine`: every position
-/// with its label, and the winner (`None`: a draw). Renju's black with only forbidden points
-/// left has lost: any move it could make is a foul.
+/// Plays `board` to its end (see [`Game::result`]: renju's black with only forbidden points
+/// left has lost), each move a search of `nodes` nodes by `engine`: every position with its
+/// label, and the winner (`None`: a draw).
 fn play_out(mut board: Game, nodes: u64, engine: &mut Engine) -> (Vec<Labelled>, Option<Color>) {
     let mut positions = Vec::new();
     let limits = Limits::nodes(nodes);
-    while board.outcome() == Outcome::Ongoing && !board.only_forbidden_moves_left() {
+    while board.result() == Outcome::Ongoing {
         let result = engine.go(&board, limits.clone(), &mut |_| {});
         let cell = result.best_move.expect("a search finds a move while one is legal");
         let (best, side) = (board.point(cell), board.side_to_move());
         positions.push(Labelled { moves: board.history(), side, score: result.score(), best });
         board.try_play(best).expect("the search plays legal moves");
     }
-    let winner = match board.outcome() {
+    let winner = match board.result() {
         Outcome::Win(colour) => Some(colour),
-        Outcome::Ongoing => Some(Color::White),
-        Outcome::Draw => None,
+        Outcome::Ongoing | Outcome::Draw => None,
     };
     (positions, winner)
 }

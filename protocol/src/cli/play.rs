@@ -108,7 +108,7 @@ pub(crate) fn run(
         seats[1].name()
     )?;
     write!(out, "{game}")?;
-    while game.outcome() == Outcome::Ongoing && !game.only_forbidden_moves_left() {
+    while game.result() == Outcome::Ongoing {
         let color = game.side_to_move();
         let name = colour_name(color);
         let point = match seats[color.index()] {
@@ -146,13 +146,13 @@ pub(crate) fn run(
         game.try_play(point).expect("moves are checked before they are played");
         write!(out, "{game}")?;
     }
-    let result = match game.outcome() {
-        Outcome::Win(color) => format!("{} wins", colour_name(color)),
-        Outcome::Draw => "draw (full board)".to_string(),
+    let result = match game.result() {
         // Renju's black with only forbidden points left: any move would be a foul.
-        Outcome::Ongoing => {
-            format!("{} wins (black has only forbidden points left)", colour_name(Color::White))
+        Outcome::Win(color) if game.only_forbidden_moves_left() => {
+            format!("{} wins (black has only forbidden points left)", colour_name(color))
         }
+        Outcome::Win(color) => format!("{} wins", colour_name(color)),
+        Outcome::Ongoing | Outcome::Draw => "draw (full board)".to_string(),
     };
     writeln!(out, "result: {result} after {} moves", game.move_count())?;
     Ok(())

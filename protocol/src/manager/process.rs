@@ -97,13 +97,6 @@ impl std::fmt::Display for EngineCommand {
     }
 }
 
-impl EngineCommand {
-    /// The program, then its arguments.
-    pub fn words(&self) -> &[String] {
-        &self.words
-    }
-}
-
 /// The words of a command line: spaces separate them; inside single quotes every character
 /// is itself, inside double quotes and outside quotes a backslash takes the next one as it
 /// is.

@@ -262,16 +262,21 @@ impl Session {
     /// from `received`, when the request came in.
     fn think(&mut self, purpose: Purpose, received: Instant) -> Reaction {
         let game = self.game.clone().expect("a game is running");
-        // Counted from when the request came in.
-        let move_time = self.settings.time_control().move_time(game.empty_count());
         let limits = Limits {
             depth: self.settings.max_depth,
             nodes: self.settings.max_nodes,
-            ..Limits::move_time(move_time, received)
+            ..self.turn_limits(&game, received)
         };
         let messages = self.settings.messages;
         let search = SearchTask { game, limits, purpose, messages, started: received };
         self.job(Task::Search(search))
+    }
+
+    /// The time limits of a move in `game` requested at `received`: the turn's time counted
+    /// from when the request came in, as the manager's clock counts it.
+    fn turn_limits(&self, game: &Game, received: Instant) -> Limits {
+        let move_time = self.settings.time_control().move_time(game.empty_count());
+        Limits::move_time(move_time, received)
     }
 
     /// The engine as the settings want it, taken out for a job (made anew if a job that
@@ -309,8 +314,7 @@ impl Session {
         let Some(game) = &self.game else { return false };
         // (An unsupported rule is reported at the move request.)
         let (size, rule) = (game.size(), self.settings.rule().unwrap_or(game.rule()));
-        let mut engine = self.engine.take().unwrap_or_else(|| Engine::new(self.player));
-        self.configure(&mut engine);
+        let mut engine = self.take_engine();
         engine.new_game(size, rule);
         let left = engine.prepare();
         self.engine = Some(engine);

@@ -1,7 +1,7 @@
 //! Positions the manager sets: from the stones of a `BOARD` or `YXBOARD` block, and the
 //! swap2 opening negotiation (`SWAP2BOARD`).
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use mnk_engine::game::Game;
 use mnk_engine::rules::Rule;
@@ -38,8 +38,7 @@ impl Session {
         }
         let mut fresh = Game::new(size, rule);
         if points.is_empty() {
-            let limit = self.settings.time_control().move_time(fresh.empty_count()).limit;
-            let deadline = (limit != Duration::MAX).then(|| received + limit);
+            let deadline = self.turn_limits(&fresh, received).deadline;
             let task = Swap2OpeningTask {
                 game: fresh,
                 margin: SWAP2_MARGIN,

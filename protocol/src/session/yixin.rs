@@ -2,7 +2,7 @@
 //! (`YXSHOWINFO`), emptying the table (`YXHASHCLEAR`) and the moves that hold
 //! (`YXSEARCHDEFEND`).
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use mnk_engine::engine::{DEFENCE_NODES, MAX_HASH_BYTES, MAX_THREADS, Verdict};
 use mnk_engine::notation::{Point, format_pos};
@@ -56,8 +56,7 @@ impl Session {
         if game.outcome().is_decided() {
             return Err(SessionError::GameDecided);
         }
-        let limit = self.settings.time_control().move_time(game.empty_count()).limit;
-        let deadline = (limit != Duration::MAX).then(|| received + limit);
+        let deadline = self.turn_limits(game, received).deadline;
         let task = DefendTask { game: game.clone(), nodes: DEFENCE_NODES, deadline };
         Ok(self.job(Task::Defend(task)))
     }
@@ -81,8 +80,7 @@ impl Session {
         if game.outcome().is_decided() {
             return Err(SessionError::GameDecided);
         }
-        let limit = self.settings.time_control().move_time(game.empty_count()).limit;
-        let deadline = (limit != Duration::MAX).then(|| received + limit);
+        let deadline = self.turn_limits(&game, received).deadline;
         let task = BalanceTask { game, stones, target, nodes: BALANCE_NODES, deadline };
         Ok(self.job(Task::Balance(task)))
     }
