@@ -28,9 +28,9 @@ use crate::perft::{self, NodeCount};
 use crate::report::{SearchInfo, SearchResult};
 use crate::rules::Rule;
 use crate::score::Score;
-use crate::search::Searcher;
 use crate::search::balance;
 use crate::search::defend;
+use crate::search::{SearchParams, Searcher};
 use crate::size::BoardSize;
 use crate::solve::{self, Solution};
 use crate::strength::Level;
@@ -90,6 +90,8 @@ pub struct Engine {
     player: Player,
     threads: usize,
     level: Level,
+    /// The main search's tunables.
+    params: SearchParams,
     /// Root moves the searches must not play (cells off a board are left out).
     blocked: Vec<Point>,
     /// The table size asked for.
@@ -110,6 +112,7 @@ impl Engine {
             player,
             threads: 1,
             level: Level::FULL,
+            params: SearchParams::DEFAULT,
             blocked: Vec::new(),
             hash_bytes: DEFAULT_HASH_BYTES,
             table: None,
@@ -139,6 +142,11 @@ impl Engine {
     /// Plays at `level` (see [`crate::strength`]).
     pub fn set_level(&mut self, level: Level) {
         self.level = level;
+    }
+
+    /// Searches for moves with the tunables `params` (see [`crate::search::params`]).
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
     }
 
     /// The root moves the searches must not play (`YXBLOCK`), until set again.
@@ -310,7 +318,7 @@ impl Engine {
         level: Level,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let (player, threads) = (self.player, self.threads);
+        let (player, threads, params) = (self.player, self.threads, self.params);
         let blocked = self.blocked.clone();
         let table = self.table_for((game.size(), game.rule()));
         // A table a search has had is not fresh: nothing left to warm up.
@@ -325,6 +333,7 @@ impl Engine {
                         .filter_map(|point| geometry.cell(point.x, point.y))
                         .fold(Bitboard::EMPTY, Bitboard::with);
                     Searcher::new(board.clone(), tt, limits)
+                        .with_params(params)
                         .with_multipv(multipv)
                         .with_threads(threads)
                         .with_blocked(blocked)

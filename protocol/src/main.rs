@@ -15,6 +15,7 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use cli::{Cli, CliError, Tool};
 use mnk_engine::engine::Player;
+use mnk_engine::search::SearchParams;
 use mnk_protocol::command::Command;
 use mnk_protocol::driver;
 use mnk_protocol::session::Session;
@@ -26,11 +27,15 @@ fn main() -> ExitCode {
         env_logger::Builder::from_default_env().target(env_logger::Target::Stderr).init();
     }
     let cli = parse_arguments();
+    let params = cli::search_params(&cli.set).expect("--set was checked as it was parsed");
     let tool = match cli.command {
-        None => protocol(Player::Mnk, cli.threads),
-        Some(Tool::Classroom) => protocol(Player::Classroom, cli.threads),
-        Some(_) if cli.threads.is_some() => Cli::command()
-            .error(ErrorKind::ArgumentConflict, "--threads is an option of the protocol loop")
+        None => protocol(Player::Mnk, cli.threads, params),
+        Some(Tool::Classroom) => protocol(Player::Classroom, cli.threads, params),
+        Some(_) if cli.threads.is_some() || !cli.set.is_empty() => Cli::command()
+            .error(
+                ErrorKind::ArgumentConflict,
+                "--threads and --set are options of the protocol loop",
+            )
             .exit(),
         Some(tool) => tool,
     };
@@ -89,9 +94,11 @@ fn parse_arguments() -> Cli {
 }
 
 /// Runs the protocol loop with `player` choosing the moves (and `threads` search threads,
-/// as if a manager had sent `INFO thread_num`) until `END` or end of input, then exits.
-fn protocol(player: Player, threads: Option<u16>) -> ! {
+/// as if a manager had sent `INFO thread_num`, and the search's tunables `params`) until
+/// `END` or end of input, then exits.
+fn protocol(player: Player, threads: Option<u16>, params: SearchParams) -> ! {
     let mut session = Session::with_player(player);
+    session.set_search_params(params);
     if let Some(count) = threads {
         session.handle(Command::info("thread_num", &count.to_string()));
     }

@@ -44,6 +44,7 @@ pub mod defend;
 mod keyed;
 mod ordering;
 mod parallel;
+pub mod params;
 mod pruning;
 mod pvs;
 mod root;
@@ -64,15 +65,11 @@ use crate::tt::TranspositionTable;
 
 pub use crate::report::{PvLine, SearchInfo, SearchResult};
 pub use parallel::{HELPER_STACK_BYTES, MAX_THREADS};
-pub use pruning::{
-    IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMP_SCALE, LMR_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_INDEX,
-    RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SE_MARGIN, SE_MIN_DEPTH,
-    SE_TT_DEPTH_SLACK,
-};
+pub use params::{PARAMS, ParamError, ParamSpec, SearchParams};
 pub use root::{
     DEFENCE_DEEPER_MOVES, DEFENCE_VCT_MAX_NODES, DEFENCE_VCT_NODES, ROOT_VCF_FOURS, ROOT_VCF_NODES,
-    ROOT_VCT_NODES, THREAT_TIME_FRACTION, VCT_THREATS, VERIFY_MIN_DEPTH, VERIFY_TIME_FRACTION,
-    VERIFY_TIME_SHARE, VERIFY_VCT_MAX_NODES, VERIFY_VCT_NODES,
+    ROOT_VCT_NODES, VCT_THREATS, VERIFY_MIN_DEPTH, VERIFY_TIME_FRACTION, VERIFY_TIME_SHARE,
+    VERIFY_VCT_MAX_NODES, VERIFY_VCT_NODES,
 };
 
 use crate::limits::Limits;
@@ -87,14 +84,8 @@ use root::BestMoveChecks;
 use symmetry::SymmetricHash;
 use threats::ThreatSearch;
 
-/// Half-width of the first aspiration window, in evaluation units.
-pub const ASPIRATION_WINDOW: Score = 40;
 /// Depth from which iterations use an aspiration window.
 pub const ASPIRATION_MIN_DEPTH: u32 = 4;
-/// VCF nodes allowed at each leaf of the main search.
-pub const LEAF_VCF_NODES: u64 = 12;
-/// Attacking fours a leaf VCF may chain.
-pub const LEAF_VCF_FOURS: u32 = 6;
 
 /// Most best moves (lines) a multi-PV search reports (see [`Searcher::with_multipv`]).
 pub const MAX_MULTIPV: usize = 32;
@@ -115,6 +106,8 @@ pub struct Searcher<'t, B: Storage> {
     /// Shared with the helper threads, if any (its probes and stores take `&self`).
     tt: &'t TranspositionTable,
     limits: Limits,
+    /// The tunables (see [`params`]).
+    params: SearchParams,
     clock: SearchClock,
     ordering: Ordering,
     /// What the static evaluation missed so far, by the last two moves (gomoku boards).
@@ -187,6 +180,7 @@ impl<'t, B: Storage> Searcher<'t, B> {
             tt,
             clock: SearchClock::new(&limits),
             limits,
+            params: SearchParams::DEFAULT,
             ordering: Ordering::new(),
             correction: CorrectionHistory::new(),
             sym,
@@ -227,6 +221,13 @@ impl<'t, B: Storage> Searcher<'t, B> {
     #[must_use]
     pub fn with_threads(mut self, threads: usize) -> Self {
         self.threads = threads.clamp(1, MAX_THREADS);
+        self
+    }
+
+    /// Searches with the tunables `params` (the defaults unless set).
+    #[must_use]
+    pub fn with_params(mut self, params: SearchParams) -> Self {
+        self.params = params;
         self
     }
 
@@ -548,7 +549,7 @@ impl<'t, B: Storage> Searcher<'t, B> {
         if depth < ASPIRATION_MIN_DEPTH || is_decisive(previous) {
             return self.pvs(depth as i32, 0, -INFINITY, INFINITY);
         }
-        let mut delta = ASPIRATION_WINDOW;
+        let mut delta = self.params.aspiration_window;
         let (mut alpha, mut beta) = (previous - delta, previous + delta);
         loop {
             let score = self.pvs(depth as i32, 0, alpha, beta);

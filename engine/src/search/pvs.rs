@@ -8,8 +8,6 @@ use super::Searcher;
 use super::ordering::MovePicker;
 use super::pruning::{internal_reduction, lmr_reduction, singular_beta};
 use super::threats::{self, Threats};
-use super::{LEAF_VCF_FOURS, LEAF_VCF_NODES, LMP_BASE, LMP_MAX_DEPTH, LMP_SCALE};
-use super::{LMR_MIN_DEPTH, LMR_MIN_INDEX};
 use crate::color::Color;
 use crate::geometry::{Cell, Symmetry};
 use crate::outcome::Outcome;
@@ -91,7 +89,7 @@ impl<B: Storage> Searcher<'_, B> {
         self.probe_table(&mut node)?;
         // 6. Internal iterative reduction.
         if !node.small && !node.root && !node.singular_test {
-            node.depth = internal_reduction(node.depth, node.tt_move);
+            node.depth = internal_reduction(node.depth, node.tt_move, self.params.iir_min_depth);
         }
         self.reverse_futility_pruning(&node)?;
         self.razoring(&node)?;
@@ -292,7 +290,9 @@ impl<B: Storage> Searcher<'_, B> {
             return static_eval;
         }
         let (board, fours) = (&mut self.board, Threats::Fours);
-        if let Some(win) = self.threat.solve(board, fours, LEAF_VCF_FOURS, LEAF_VCF_NODES, None) {
+        let (max_fours, nodes) =
+            (self.params.leaf_vcf_fours as u32, self.params.leaf_vcf_nodes as u64);
+        if let Some(win) = self.threat.solve(board, fours, max_fours, nodes, None) {
             return win_in(node.ply + usize::from(win.plies));
         }
         if threats::double_three_wins(&self.board) {
@@ -321,7 +321,9 @@ impl<B: Storage> Searcher<'_, B> {
     fn singular_extension(&mut self, node: &Node<B>) -> ControlFlow<Score, Option<Cell>> {
         let (depth, ply) = (node.depth, node.ply);
         let Some(cell) = node.tt_move else { return Continue(None) };
-        let Some(singular_beta) = node.tt_entry.and_then(|entry| singular_beta(depth, &entry, ply))
+        let params = &self.params;
+        let Some(singular_beta) =
+            node.tt_entry.and_then(|entry| singular_beta(depth, &entry, ply, params))
         else {
             return Continue(None);
         };
@@ -366,8 +368,10 @@ impl<B: Storage> Searcher<'_, B> {
         // The moves that make or stop no three or four: reduced more than others, and past
         // `lmp_index` at shallow null-window nodes not searched at all (late-move pruning).
         let quiet = if small { B::EMPTY } else { self.quiet_cells() };
-        let prunable = if !root && !pv_node && depth <= LMP_MAX_DEPTH { quiet } else { B::EMPTY };
-        let lmp_index = LMP_BASE + LMP_SCALE * (depth.max(0) as usize).pow(2);
+        let params = self.params;
+        let prunable =
+            if !root && !pv_node && depth <= params.lmp_max_depth { quiet } else { B::EMPTY };
+        let lmp_index = (params.lmp_base + params.lmp_scale * depth.max(0).pow(2)).max(0) as usize;
         while let Some(cell) = moves.next(&self.board, &self.ordering) {
             let i = tried;
             tried += 1;
@@ -388,13 +392,14 @@ impl<B: Storage> Searcher<'_, B> {
                     // move is first searched shallower, a quiet one by more plies (never
                     // straight to a leaf), one that makes or stops a three or four by one.
                     let reduce = !small
-                        && depth >= LMR_MIN_DEPTH
-                        && i >= LMR_MIN_INDEX
+                        && depth >= params.lmr_min_depth
+                        && i >= params.lmr_min_index as usize
                         && Some(cell) != node.tt_move
                         && node.threats.is_empty();
                     let mut s = if reduce {
                         let r = if quiet.contains(cell) {
-                            lmr_reduction(depth, i, pv_node).min(child_depth - 1)
+                            lmr_reduction(depth, i, pv_node, params.lmr_divisor_x100)
+                                .min(child_depth - 1)
                         } else {
                             1
                         };

@@ -46,8 +46,6 @@ pub const VERIFY_TIME_FRACTION: f64 = 0.6;
 const ASSUMED_THREAT_NPS: f64 = 1_000_000.0;
 /// Threats (fours and threes) a VCT may chain.
 pub const VCT_THREATS: u32 = 12;
-/// Share of the time budget the root threat searches may use before the main search.
-pub const THREAT_TIME_FRACTION: f64 = 0.3;
 
 /// The state of the checks of the iterations' best moves (see
 /// `Searcher::refutes_best_move`).
@@ -106,8 +104,13 @@ fn slice_deadline(now: Instant, end: Instant, remaining: usize) -> Instant {
 }
 
 impl<B: Storage> Searcher<'_, B> {
+    /// The share of the turn the root's threat searches may take (`threat_time_percent`).
+    fn threat_time_fraction(&self) -> f64 {
+        f64::from(self.params.threat_time_percent) / 100.0
+    }
+
     /// Gomoku boards, before the iterations: the side to move's own threat sequences (a VCF, then a
-    /// VCT, within [`THREAT_TIME_FRACTION`] of the time between them), then the defence
+    /// VCT, within the share `threat_time_percent` of the time between them), then the defence
     /// filter (see [`Searcher::safe_root_moves`]). A win found is reported and put in
     /// `result`; it ends a single-line search (returns true), while with several lines it is
     /// one and the main search looks for the others.
@@ -120,12 +123,12 @@ impl<B: Storage> Searcher<'_, B> {
             (self.threat_budget(ROOT_VCF_NODES), self.threat_budget(ROOT_VCT_NODES));
         let mut win = None;
         if vcf_nodes > 0 {
-            let deadline = self.clock.deadline_at(THREAT_TIME_FRACTION / 3.0);
+            let deadline = self.clock.deadline_at(self.threat_time_fraction() / 3.0);
             let (board, fours) = (&mut self.board, Threats::Fours);
             win = self.threat.solve(board, fours, ROOT_VCF_FOURS, vcf_nodes, deadline);
         }
-        if win.is_none() && vct_nodes > 0 && !self.clock.spent(THREAT_TIME_FRACTION / 3.0) {
-            let deadline = self.clock.deadline_at(THREAT_TIME_FRACTION / 2.0);
+        if win.is_none() && vct_nodes > 0 && !self.clock.spent(self.threat_time_fraction() / 3.0) {
+            let deadline = self.clock.deadline_at(self.threat_time_fraction() / 2.0);
             let (board, threats) = (&mut self.board, Threats::FoursAndThrees);
             win = self.threat.solve(board, threats, VCT_THREATS, vct_nodes, deadline);
         }
@@ -161,7 +164,7 @@ impl<B: Storage> Searcher<'_, B> {
     /// [`DEFENCE_VCT_NODES`]: if it finds no win even with that free move, no candidate is
     /// checked. Otherwise every candidate gets [`DEFENCE_VCT_NODES`] — and, with a time limit,
     /// an equal share of the time left until the root threat searches' share
-    /// ([`THREAT_TIME_FRACTION`]) is spent, so that a short turn checks every candidate with
+    /// (the share `threat_time_percent`) is spent, so that a short turn checks every candidate with
     /// fewer nodes rather than the first few with all of them (a solve cut short refutes
     /// nothing), while a long one, where every solve fits, loses none. If that refutes some
     /// but leaves a few (two to [`DEFENCE_DEEPER_MOVES`]), the opponent has real threats and a
@@ -276,7 +279,7 @@ impl<B: Storage> Searcher<'_, B> {
         let mut nodes = first_nodes;
         while few.contains(&(safe.count() as usize))
             && nodes < self.threat_budget(DEFENCE_VCT_MAX_NODES)
-            && !self.clock.spent(THREAT_TIME_FRACTION)
+            && !self.clock.spent(self.threat_time_fraction())
         {
             nodes *= 4;
             // (Moves the clock left unchecked stay.)
@@ -302,10 +305,10 @@ impl<B: Storage> Searcher<'_, B> {
         share_time: bool,
     ) -> (B, B) {
         let (mut kept, mut refuted) = (B::EMPTY, B::EMPTY);
-        let threat_deadline = self.clock.deadline_at(THREAT_TIME_FRACTION);
+        let threat_deadline = self.clock.deadline_at(self.threat_time_fraction());
         let count = cells.len();
         for (index, cell) in cells.enumerate() {
-            if self.clock.spent(THREAT_TIME_FRACTION) {
+            if self.clock.spent(self.threat_time_fraction()) {
                 break;
             }
             let deadline = match threat_deadline {
@@ -339,7 +342,7 @@ impl<B: Storage> Searcher<'_, B> {
     /// defence filter's solves (see `Hints`).
     fn opponent_wins_with_a_free_move(&mut self, nodes: u64) -> bool {
         self.board.pass();
-        let win = self.vct(nodes, self.clock.deadline_at(THREAT_TIME_FRACTION), None);
+        let win = self.vct(nodes, self.clock.deadline_at(self.threat_time_fraction()), None);
         self.board.undo_pass();
         if let Some(plies) = win {
             self.threat.learn_hints(plies);

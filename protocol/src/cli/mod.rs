@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use clap::{CommandFactory, Parser, Subcommand};
 use mnk_engine::board::PositionError;
 use mnk_engine::rules::Rule;
-use mnk_engine::search::MAX_THREADS;
+use mnk_engine::search::{MAX_THREADS, PARAMS, ParamError, SearchParams};
 use mnk_engine::size::BoardSize;
 use mnk_protocol::manager::MatchError;
 use mnk_protocol::manager::openings::OpeningError;
@@ -43,8 +43,26 @@ pub(crate) struct Cli {
     /// Search threads of the protocol loop, until a manager's INFO thread_num says otherwise.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
     pub(crate) threads: Option<u16>,
+    /// Sets a tunable of the main search for the protocol loop (repeatable; `pbrain-mnk help
+    /// params` lists them): what the tuner plays its perturbed engines with.
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_param)]
+    pub(crate) set: Vec<String>,
     #[command(subcommand)]
     pub(crate) command: Option<Tool>,
+}
+
+/// A `--set` assignment, checked against the tunables' names and ranges.
+fn parse_param(assignment: &str) -> Result<String, ParamError> {
+    SearchParams::default().assign(assignment).map(|()| assignment.to_string())
+}
+
+/// The tunables of the `--set` assignments, the defaults for the rest.
+pub(crate) fn search_params(assignments: &[String]) -> Result<SearchParams, ParamError> {
+    let mut params = SearchParams::default();
+    for assignment in assignments {
+        params.assign(assignment)?;
+    }
+    Ok(params)
 }
 
 /// The subcommands.
@@ -73,7 +91,8 @@ pub(crate) enum Tool {
 /// `help`'s argument.
 #[derive(Debug, clap::Args)]
 pub(crate) struct HelpArgs {
-    /// The subcommand whose options to print (all subcommands if none is given).
+    /// The subcommand whose options to print (all subcommands if none is given), or
+    /// `params` for the search's tunables.
     #[arg(value_name = "COMMAND")]
     command: Option<String>,
 }
@@ -84,6 +103,18 @@ impl HelpArgs {
         let mut command = Cli::command();
         command.build();
         let help = match &self.command {
+            Some(name) if name == "params" => {
+                writeln!(out, "The main search's tunables (pbrain-mnk --set NAME=VALUE):\n")?;
+                for spec in PARAMS {
+                    let range = format!("{}..={}", spec.min, spec.max);
+                    writeln!(
+                        out,
+                        "{:<22} {:>6}  {range:<12} {}",
+                        spec.name, spec.default, spec.doc
+                    )?;
+                }
+                return Ok(());
+            }
             None => command.render_long_help(),
             Some(name) => match command.find_subcommand_mut(name) {
                 Some(sub) => sub.render_long_help(),
@@ -286,6 +317,18 @@ mod tests {
     #[test]
     fn the_command_line_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn set_takes_known_tunables_in_range_and_refuses_others() {
+        let cli =
+            Cli::try_parse_from(["pbrain-mnk", "--set", "rfp_margin=55", "--set", "lmp_base=5"])
+                .expect("known tunables in range");
+        let params = search_params(&cli.set).expect("checked");
+        assert_eq!((params.rfp_margin, params.lmp_base), (55, 5));
+        for bad in ["nonsense=1", "rfp_margin=100000", "rfp_margin", "rfp_margin=x"] {
+            assert!(Cli::try_parse_from(["pbrain-mnk", "--set", bad]).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -22,6 +22,7 @@ use mnk_engine::game::Game;
 use mnk_engine::limits::{Limits, StopFlag};
 use mnk_engine::outcome::Outcome;
 use mnk_engine::rules::Rule;
+use mnk_engine::search::SearchParams;
 use mnk_engine::size::BoardSize;
 use mnk_engine::strength::Level;
 
@@ -78,6 +79,8 @@ pub struct Session {
     /// The position to search on the opponent's time (see [`Session::ponder`]), from the
     /// last answer until the next command.
     ponder_next: Option<Game>,
+    /// The main search's tunables (`pbrain-mnk --set`).
+    params: SearchParams,
     /// The seed of the draws among moves below full strength (from the clock at start-up,
     /// so that games differ).
     seed: u64,
@@ -95,6 +98,11 @@ impl Session {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |since| since.as_nanos() as u64);
         Session { player, seed, ..Session::default() }
+    }
+
+    /// Searches with the tunables `params` from the next search on (`pbrain-mnk --set`).
+    pub fn set_search_params(&mut self, params: SearchParams) {
+        self.params = params;
     }
 
     /// Adds `points` to the cells the search must not play (`YXBLOCK`): all of them, or,
@@ -293,6 +301,7 @@ impl Session {
         engine.set_threads(self.settings.threads);
         engine.set_level(Level { strength: self.settings.strength, seed: self.seed });
         engine.set_blocked(&self.blocked);
+        engine.set_params(self.params);
     }
 
     /// A job for `task`, with the engine if the task needs one.

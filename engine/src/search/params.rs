@@ -1,0 +1,235 @@
+//! Every tunable constant of the main search, in one place: each a named integer with its
+//! unit, its default, the range it may be set to and the step a tuner perturbs it by.
+//!
+//! A search reads them from the [`SearchParams`] it was given (see
+//! [`super::Searcher::with_params`]), so they can be changed at run time without a rebuild:
+//! `pbrain-mnk --set NAME=VALUE` for the protocol loop, which is what `pbrain-mnk tune`
+//! (SPSA) uses to play engines with perturbed values against each other. The defaults are
+//! what the bench signature is taken with.
+//!
+//! Fractions are integers too, in the unit their name says (`_percent`, `_x100`): a tuner
+//! works on one kind of number, and a value prints and parses back exactly.
+
+use std::fmt;
+
+/// One tunable: its name (as `--set` takes it), its default, its range and the step a tuner
+/// perturbs it by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamSpec {
+    /// The name, as `--set` takes it.
+    pub name: &'static str,
+    /// The value a search uses unless told otherwise.
+    pub default: i32,
+    /// The smallest value it may be set to.
+    pub min: i32,
+    /// The largest value it may be set to.
+    pub max: i32,
+    /// SPSA's perturbation at the start of a run (the `c` of the gain sequence), in the
+    /// parameter's unit.
+    pub step: i32,
+    /// What it is, with its unit.
+    pub doc: &'static str,
+}
+
+/// Defines [`SearchParams`] (one `i32` field a tunable) and [`PARAMS`] (their specs, in the
+/// fields' order) from one list, so a tunable is written once.
+macro_rules! search_params {
+    ($($(#[doc = $doc:literal])+ $field:ident = $default:literal in $min:literal..=$max:literal step $step:literal;)+) => {
+        /// The main search's tunables (see the module docs). `Default` gives the tuned values.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct SearchParams {
+            $($(#[doc = $doc])+ pub $field: i32,)+
+        }
+
+        impl SearchParams {
+            /// The defaults, as a constant.
+            pub const DEFAULT: SearchParams = SearchParams { $($field: $default,)+ };
+        }
+
+        impl Default for SearchParams {
+            fn default() -> SearchParams {
+                SearchParams::DEFAULT
+            }
+        }
+
+        /// The specs of every field of [`SearchParams`], in order.
+        pub const PARAMS: &[ParamSpec] = &[
+            $(ParamSpec {
+                name: stringify!($field),
+                default: $default,
+                min: $min,
+                max: $max,
+                step: $step,
+                doc: concat!($($doc),+),
+            },)+
+        ];
+
+        impl SearchParams {
+            /// The field named `name`.
+            fn field_mut(&mut self, name: &str) -> Option<&mut i32> {
+                match name {
+                    $(stringify!($field) => Some(&mut self.$field),)+
+                    _ => None,
+                }
+            }
+
+            /// The values in the order of [`PARAMS`].
+            pub fn values(&self) -> Vec<i32> {
+                vec![$(self.$field),+]
+            }
+        }
+    };
+}
+
+search_params! {
+    /// Half-width of the first aspiration window, in evaluation units.
+    aspiration_window = 40 in 5..=400 step 8;
+    /// Late-move reductions: the remaining depth from which they apply.
+    lmr_min_depth = 3 in 2..=8 step 1;
+    /// Late-move reductions: the index in the move ordering from which a move is reduced.
+    lmr_min_index = 4 in 1..=12 step 1;
+    /// Late-move reductions: `ln(depth) · ln(index)` is divided by this, in hundredths
+    /// (smaller: deeper reductions).
+    lmr_divisor_x100 = 180 in 40..=400 step 20;
+    /// Late-move pruning: the most remaining depth at which quiet moves are pruned.
+    lmp_max_depth = 4 in 0..=12 step 1;
+    /// Late-move pruning: quiet moves after the first `lmp_base + lmp_scale · depth²` are
+    /// not searched.
+    lmp_base = 3 in 1..=20 step 1;
+    /// Late-move pruning: see `lmp_base`.
+    lmp_scale = 2 in 1..=8 step 1;
+    /// Internal iterative reduction: the remaining depth from which a node without a table
+    /// move is searched a ply shallower.
+    iir_min_depth = 4 in 2..=12 step 1;
+    /// Singular extension: the remaining depth from which the table move is tested.
+    se_min_depth = 6 in 3..=14 step 1;
+    /// Singular extension: how many plies shallower the table's bound may be.
+    se_tt_depth_slack = 3 in 1..=6 step 1;
+    /// Singular extension: the margin below the table score, per ply of depth, in
+    /// evaluation units.
+    se_margin = 4 in 1..=40 step 1;
+    /// Reverse futility pruning: the most remaining depth at which it applies.
+    rfp_max_depth = 3 in 0..=12 step 1;
+    /// Reverse futility pruning: the margin above beta, per ply of depth, in evaluation
+    /// units.
+    rfp_margin = 40 in 5..=300 step 6;
+    /// Razoring: the most remaining depth at which it applies.
+    razor_max_depth = 2 in 0..=8 step 1;
+    /// Razoring: the margin below alpha, per ply of depth, in evaluation units.
+    razor_margin = 200 in 20..=1_000 step 25;
+    /// The leaf VCF: the most threat-search nodes at a leaf.
+    leaf_vcf_nodes = 12 in 0..=200 step 3;
+    /// The leaf VCF: the most attacking fours it chains.
+    leaf_vcf_fours = 6 in 1..=20 step 1;
+    /// The share of the turn the root's threat searches (VCF, VCT) may take, in percent.
+    threat_time_percent = 30 in 0..=60 step 4;
+}
+
+impl SearchParams {
+    /// Sets the tunable `name` to `value`, which must lie in its range; on an error nothing
+    /// changes.
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), ParamError> {
+        let spec = spec(name).ok_or_else(|| ParamError::Unknown(name.to_string()))?;
+        if !(spec.min..=spec.max).contains(&value) {
+            return Err(ParamError::OutOfRange {
+                name: spec.name,
+                value,
+                min: spec.min,
+                max: spec.max,
+            });
+        }
+        *self.field_mut(name).expect("every spec names a field") = value;
+        Ok(())
+    }
+
+    /// Sets the tunable of a `NAME=VALUE` assignment (see [`SearchParams::set`]).
+    pub fn assign(&mut self, assignment: &str) -> Result<(), ParamError> {
+        let (name, value) = parse_assignment(assignment)?;
+        self.set(name, value)
+    }
+
+    /// The value of the tunable `name`.
+    pub fn get(&self, name: &str) -> Option<i32> {
+        let index = PARAMS.iter().position(|spec| spec.name == name)?;
+        Some(self.values()[index])
+    }
+}
+
+/// The spec of the tunable `name`.
+pub fn spec(name: &str) -> Option<&'static ParamSpec> {
+    PARAMS.iter().find(|spec| spec.name == name)
+}
+
+/// Splits `NAME=VALUE` into the name and the integer value.
+pub fn parse_assignment(assignment: &str) -> Result<(&str, i32), ParamError> {
+    let malformed = || ParamError::Malformed(assignment.to_string());
+    let (name, value) = assignment.split_once('=').ok_or_else(malformed)?;
+    let value = value.trim().parse().map_err(|_| malformed())?;
+    Ok((name.trim(), value))
+}
+
+/// Why a tunable could not be set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamError {
+    /// No tunable has this name.
+    Unknown(String),
+    /// The value lies outside the tunable's range.
+    #[allow(missing_docs)]
+    OutOfRange { name: &'static str, value: i32, min: i32, max: i32 },
+    /// Not `NAME=VALUE` with an integer value.
+    Malformed(String),
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamError::Unknown(name) => {
+                let names: Vec<&str> = PARAMS.iter().map(|spec| spec.name).collect();
+                write!(f, "no search parameter is named {name:?} (they are: {})", names.join(", "))
+            }
+            ParamError::OutOfRange { name, value, min, max } => {
+                write!(f, "{name} = {value} is outside its range {min}..={max}")
+            }
+            ParamError::Malformed(text) => {
+                write!(f, "{text:?} is not NAME=VALUE with an integer value")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_default_lies_in_its_range_with_a_step_and_a_unique_name() {
+        let defaults = SearchParams::default().values();
+        assert_eq!(defaults.len(), PARAMS.len());
+        for (spec, &value) in PARAMS.iter().zip(&defaults) {
+            assert_eq!(spec.default, value, "{}", spec.name);
+            assert!(spec.min <= value && value <= spec.max, "{}", spec.name);
+            assert!(spec.step >= 1 && spec.step <= spec.max - spec.min, "{}", spec.name);
+            assert_eq!(PARAMS.iter().filter(|other| other.name == spec.name).count(), 1);
+        }
+    }
+
+    #[test]
+    fn a_tunable_is_set_by_name_within_its_range_and_left_alone_otherwise() {
+        let mut params = SearchParams::default();
+        params.assign("rfp_margin=55").expect("in range");
+        assert_eq!(params.rfp_margin, 55);
+        assert_eq!(params.get("rfp_margin"), Some(55));
+        let before = params;
+        assert!(matches!(params.assign("rfp_margin=5000"), Err(ParamError::OutOfRange { .. })));
+        assert!(matches!(params.assign("no_such=3"), Err(ParamError::Unknown(_))));
+        assert!(matches!(params.assign("rfp_margin"), Err(ParamError::Malformed(_))));
+        assert!(matches!(params.assign("rfp_margin=1.5"), Err(ParamError::Malformed(_))));
+        assert_eq!(params, before);
+        for spec in PARAMS {
+            params.set(spec.name, spec.min).expect("the minimum is in range");
+            assert_eq!(params.get(spec.name), Some(spec.min));
+        }
+    }
+}
