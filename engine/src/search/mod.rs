@@ -87,6 +87,9 @@ use threats::ThreatSearch;
 /// Depth from which iterations use an aspiration window.
 pub const ASPIRATION_MIN_DEPTH: u32 = 4;
 
+/// A ply's static evaluation where its node has none (see `Searcher::static_evals`).
+const NO_EVAL: Score = Score::MIN;
+
 /// Most best moves (lines) a multi-PV search reports (see [`Searcher::with_multipv`]).
 pub const MAX_MULTIPV: usize = 32;
 
@@ -130,6 +133,8 @@ pub struct Searcher<'t, B: Storage> {
     excluded: B,
     /// Root moves the search must not play (see [`Searcher::with_blocked`]).
     blocked: B,
+    /// Per ply, the corrected static evaluation of the node there, or [`NO_EVAL`].
+    static_evals: Box<[Score; MAX_PLY + 1]>,
     /// Per ply, the table move a singular-extension test searches the node without.
     singular_excluded: Box<[Option<Cell>; MAX_PLY]>,
     /// Multi-PV on the gomoku boards: the root move a threat sequence proved to win before the main
@@ -192,6 +197,7 @@ impl<'t, B: Storage> Searcher<'t, B> {
             multipv: 1,
             excluded: B::EMPTY,
             blocked: B::EMPTY,
+            static_evals: Box::new([NO_EVAL; MAX_PLY + 1]),
             singular_excluded: Box::new([None; MAX_PLY]),
             threat_line: None,
             pairing: true,
@@ -547,12 +553,12 @@ impl<'t, B: Storage> Searcher<'t, B> {
     /// One iteration, with a window around `previous` that widens until the score is inside.
     fn aspiration(&mut self, depth: u32, previous: Score) -> Score {
         if depth < ASPIRATION_MIN_DEPTH || is_decisive(previous) {
-            return self.pvs(depth as i32, 0, -INFINITY, INFINITY);
+            return self.pvs(depth as i32, 0, -INFINITY, INFINITY, false);
         }
         let mut delta = self.params.aspiration_window;
         let (mut alpha, mut beta) = (previous - delta, previous + delta);
         loop {
-            let score = self.pvs(depth as i32, 0, alpha, beta);
+            let score = self.pvs(depth as i32, 0, alpha, beta, false);
             if self.clock.stopped() {
                 return score;
             }

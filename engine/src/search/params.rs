@@ -87,17 +87,28 @@ search_params! {
     /// Late-move reductions: the remaining depth from which they apply.
     lmr_min_depth = 3 in 2..=8 step 1;
     /// Late-move reductions: the index in the move ordering from which a move is reduced.
-    lmr_min_index = 4 in 1..=12 step 1;
+    lmr_min_index = 1 in 1..=12 step 1;
     /// Late-move reductions: `ln(depth) · ln(index)` is divided by this, in hundredths
     /// (smaller: deeper reductions).
-    lmr_divisor_x100 = 180 in 40..=400 step 20;
-    /// Late-move pruning: the most remaining depth at which quiet moves are pruned.
-    lmp_max_depth = 4 in 0..=12 step 1;
-    /// Late-move pruning: quiet moves after the first `lmp_base + lmp_scale · depth²` are
-    /// not searched.
+    lmr_divisor_x100 = 150 in 40..=400 step 15;
+    /// Late-move reductions: plies more at nodes expected to fail high.
+    lmr_cut_node = 1 in 0..=3 step 1;
+    /// Late-move reductions: plies more where the position is not improving.
+    lmr_not_improving = 1 in 0..=3 step 1;
+    /// Move-count pruning: the most remaining depth at which quiet moves are pruned.
+    lmp_max_depth = 8 in 0..=30 step 1;
+    /// Move-count pruning: quiet moves after the first `lmp_base + lmp_scale_x10 · depth² /
+    /// 10` are not searched ...
     lmp_base = 3 in 1..=20 step 1;
-    /// Late-move pruning: see `lmp_base`.
-    lmp_scale = 2 in 1..=8 step 1;
+    /// ... (see `lmp_base`) ...
+    lmp_scale_x10 = 10 in 2..=40 step 2;
+    /// ... and where the position is not improving, only this share of them, in percent.
+    lmp_not_improving_percent = 60 in 20..=100 step 8;
+    /// Futility pruning: the most remaining depth at which quiet moves are pruned ...
+    futility_max_depth = 5 in 0..=20 step 1;
+    /// ... when the static evaluation is this much per ply of depth below alpha, in
+    /// evaluation units.
+    futility_margin = 80 in 10..=600 step 10;
     /// Internal iterative reduction: the remaining depth from which a node without a table
     /// move is searched a ply shallower.
     iir_min_depth = 4 in 2..=12 step 1;

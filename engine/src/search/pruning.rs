@@ -38,6 +38,16 @@ fn ln(n: usize) -> f64 {
 /// `ln(n)` for every `n` below 256 (a 15×15 board has 225 cells), computed once.
 static LN_TABLE: LazyLock<[f64; 256]> = LazyLock::new(|| std::array::from_fn(|n| (n as f64).ln()));
 
+/// Move-count pruning: how many moves a null-window node `depth` plies from the leaves
+/// searches before it skips the quiet ones, `lmp_base + lmp_scale_x10 · depth² / 10`, cut to
+/// `lmp_not_improving_percent` of that when the position is not improving.
+pub(super) fn move_count_limit(depth: i32, improving: bool, params: &SearchParams) -> usize {
+    let depth = depth.max(0);
+    let limit = params.lmp_base + params.lmp_scale_x10 * depth * depth / 10;
+    let limit = if improving { limit } else { limit * params.lmp_not_improving_percent / 100 };
+    limit.max(1) as usize
+}
+
 /// Internal iterative reduction (gomoku boards, below the root): a node the table knows no move for
 /// is searched a ply shallower once `min_depth` plies are left. With no move from an
 /// earlier search, the ordering is a guess and the node was probably not on a line worth
@@ -71,15 +81,21 @@ impl<B: Storage> Searcher<'_, B> {
     /// `rfp_max_depth`) above `beta`, the node fails high with it unsearched — unless the
     /// opponent can make an open four (from an open three), a win a search this shallow
     /// could miss behind a move of the side to move.
-    pub(super) fn reverse_futility(&self, depth: i32, beta: Score) -> Option<Score> {
+    pub(super) fn reverse_futility(
+        &self,
+        depth: i32,
+        beta: Score,
+        static_eval: Score,
+        improving: bool,
+    ) -> Option<Score> {
         if !(1..=self.params.rfp_max_depth).contains(&depth) {
             return None;
         }
         if self.may_make_open_four(self.board.side_to_move().opponent()) {
             return None;
         }
-        let static_eval = self.corrected_eval();
-        (static_eval - self.params.rfp_margin * depth >= beta).then_some(static_eval)
+        let plies = (depth - i32::from(improving && depth > 1)).max(1);
+        (static_eval - self.params.rfp_margin * plies >= beta).then_some(static_eval)
     }
 
     /// Razoring, at a shallow null-window node with no five threatened: whether the static
@@ -88,14 +104,14 @@ impl<B: Storage> Searcher<'_, B> {
     /// is then searched as a leaf first (the leaf VCF and the double-three test): a move or
     /// two would most likely not make up the gap, and the quick wins they could find, an
     /// open three of either side becoming an open four, are excluded.
-    pub(super) fn razor(&self, depth: i32, alpha: Score) -> bool {
+    pub(super) fn razor(&self, depth: i32, alpha: Score, static_eval: Score) -> bool {
         if !(1..=self.params.razor_max_depth).contains(&depth) {
             return false;
         }
         if [Color::Black, Color::White].into_iter().any(|color| self.may_make_open_four(color)) {
             return false;
         }
-        self.corrected_eval() + self.params.razor_margin * depth <= alpha
+        static_eval + self.params.razor_margin * depth <= alpha
     }
 
     /// Whether `color` has an empty cell where its stone makes an open four (it has an open
@@ -163,6 +179,19 @@ mod tests {
         assert_eq!(singular_beta(d, &entry(win, d, Bound::Lower), 3, &P), None, "a proven win");
     }
 
+    /// Move-count pruning keeps more moves deeper, fewer when not improving, at least one.
+    #[test]
+    fn the_move_count_limit_grows_with_depth_and_shrinks_when_not_improving() {
+        assert_eq!(move_count_limit(1, true, &P), 3 + 1);
+        assert_eq!(move_count_limit(4, true, &P), 3 + 16);
+        assert_eq!(move_count_limit(4, false, &P), 19 * 60 / 100);
+        for depth in 0..30 {
+            let limit = move_count_limit(depth, true, &P);
+            assert!(limit >= 1 && move_count_limit(depth + 1, true, &P) >= limit);
+            assert!(move_count_limit(depth, false, &P) <= limit);
+        }
+    }
+
     #[test]
     fn only_deep_nodes_without_a_table_move_are_reduced_internally() {
         let cell = Bits256::GEOMETRY.parse_pos("h8");
@@ -198,13 +227,14 @@ mod tests {
         // The table of logarithms gives what the formula gives, wherever a search looks.
         for depth in 1..80 {
             for index in 1..300 {
-                let exact = (f64::from(depth).ln() * (index as f64).ln() / 1.8) as i32;
+                let divisor = f64::from(P.lmr_divisor_x100) / 100.0;
+                let exact = (f64::from(depth).ln() * (index as f64).ln() / divisor) as i32;
                 assert_eq!(lmr(depth, index, false), exact.max(1), "{depth} {index}");
             }
         }
-        assert_eq!(lmr(3, 4, false), 1);
-        assert_eq!(lmr(10, 20, false), 3);
-        assert_eq!(lmr(10, 20, true), 2);
+        assert_eq!(lmr_reduction(3, 4, false, 180), 1);
+        assert_eq!(lmr_reduction(10, 20, false, 180), 3);
+        assert_eq!(lmr_reduction(10, 20, true, 180), 2);
         // A smaller divisor reduces more.
         assert_eq!(lmr_reduction(10, 20, false, 90), 7);
     }
@@ -233,18 +263,32 @@ mod tests {
         let (searcher, eval) = searcher_of(&mut tt, QUIET);
         for depth in 1..=P.rfp_max_depth {
             let beta = eval - P.rfp_margin * depth;
-            assert_eq!(searcher.reverse_futility(depth, beta), Some(eval), "depth {depth}");
-            assert_eq!(searcher.reverse_futility(depth, beta + 1), None, "depth {depth}");
+            assert_eq!(
+                searcher.reverse_futility(depth, beta, eval, false),
+                Some(eval),
+                "depth {depth}"
+            );
+            assert_eq!(
+                searcher.reverse_futility(depth, beta + 1, eval, false),
+                None,
+                "depth {depth}"
+            );
         }
         for depth in [0, P.rfp_max_depth + 1] {
-            assert_eq!(searcher.reverse_futility(depth, -INFINITY), None);
+            assert_eq!(searcher.reverse_futility(depth, -INFINITY, eval, false), None);
+        }
+        // Improving, a node needs a ply less of margin (at least one).
+        for depth in 2..=P.rfp_max_depth {
+            let beta = eval - P.rfp_margin * (depth - 1);
+            assert_eq!(searcher.reverse_futility(depth, beta, eval, true), Some(eval));
+            assert_eq!(searcher.reverse_futility(depth, beta + 1, eval, true), None);
         }
         // White's open three h8-i8-j8 could become an open four: never pruned.
-        let (searcher, _) = searcher_of(&mut tt, OPEN_THREE_WAITING);
+        let (searcher, eval) = searcher_of(&mut tt, OPEN_THREE_WAITING);
         let threatened = &searcher.board;
         let open_fours = threatened.patterns().threat_cells(Color::White, ThreatKind::OpenFour);
         assert!(open_fours.is_some_and(|cells| !(cells & threatened.empty_cells()).is_empty()));
-        assert_eq!(searcher.reverse_futility(1, -INFINITY), None);
+        assert_eq!(searcher.reverse_futility(1, -INFINITY, eval, false), None);
     }
 
     #[test]
@@ -253,16 +297,16 @@ mod tests {
         let (searcher, eval) = searcher_of(&mut tt, QUIET);
         for depth in 1..=P.razor_max_depth {
             let alpha = eval + P.razor_margin * depth;
-            assert!(searcher.razor(depth, alpha), "depth {depth}");
-            assert!(!searcher.razor(depth, alpha - 1), "depth {depth}");
+            assert!(searcher.razor(depth, alpha, eval), "depth {depth}");
+            assert!(!searcher.razor(depth, alpha - 1, eval), "depth {depth}");
         }
         for depth in [0, P.razor_max_depth + 1] {
-            assert!(!searcher.razor(depth, INFINITY));
+            assert!(!searcher.razor(depth, INFINITY, eval));
         }
         // An open three of the side to move or of the opponent: never razored.
         for moves in [OPEN_THREE_TO_MOVE, OPEN_THREE_WAITING] {
-            let (searcher, _) = searcher_of(&mut tt, moves);
-            assert!(!searcher.razor(1, INFINITY), "{moves}");
+            let (searcher, eval) = searcher_of(&mut tt, moves);
+            assert!(!searcher.razor(1, INFINITY, eval), "{moves}");
         }
     }
 }

@@ -4,8 +4,10 @@
 
 use std::ops::ControlFlow::{self, Break, Continue};
 
+use super::NO_EVAL;
 use super::Searcher;
 use super::ordering::MovePicker;
+use super::pruning::move_count_limit;
 use super::pruning::{internal_reduction, lmr_reduction, singular_beta};
 use super::threats::{self, Threats};
 use crate::color::Color;
@@ -24,6 +26,15 @@ struct Node<B> {
     alpha: Score,
     beta: Score,
     root: bool,
+    /// Whether the node is expected to fail high (a null-window node whose parent expects
+    /// it to refute its move): late moves are reduced more there.
+    cut: bool,
+    /// The corrected static evaluation, at gomoku-board nodes below the root with no five
+    /// to block (the prunings use it); `None` elsewhere.
+    static_eval: Option<Score>,
+    /// Whether the static evaluation is above the one two plies up (the position is
+    /// getting better for the side to move): prunings are stricter when it is not.
+    improving: bool,
     /// Whether this is a singular-extension test: the node searched without its table move.
     singular_test: bool,
     /// Moves this node must not play: at the root, those of better lines (multi-PV); below
@@ -66,8 +77,15 @@ impl<B: Storage> Node<B> {
 impl<B: Storage> Searcher<'_, B> {
     /// The principal-variation search of the current position (see the module docs of
     /// [`super`]).
-    pub(super) fn pvs(&mut self, depth: i32, ply: usize, alpha: Score, beta: Score) -> Score {
-        match self.node(depth, ply, alpha, beta) {
+    pub(super) fn pvs(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+        cut: bool,
+    ) -> Score {
+        match self.node(depth, ply, alpha, beta, cut) {
             Continue(score) | Break(score) => score,
         }
     }
@@ -80,13 +98,15 @@ impl<B: Storage> Searcher<'_, B> {
         ply: usize,
         alpha: Score,
         beta: Score,
+        cut: bool,
     ) -> ControlFlow<Score, Score> {
-        let mut node = self.enter(depth, ply, alpha, beta)?;
+        let mut node = self.enter(depth, ply, alpha, beta, cut)?;
         self.mate_distance_pruning(&mut node)?;
         self.immediate_win(&node)?;
         self.opponent_fives(&mut node)?;
         self.draw_bounds(&mut node)?;
         self.probe_table(&mut node)?;
+        self.static_evaluation(&mut node);
         // 6. Internal iterative reduction.
         if !node.small && !node.root && !node.singular_test {
             node.depth = internal_reduction(node.depth, node.tt_move, self.params.iir_min_depth);
@@ -114,6 +134,7 @@ impl<B: Storage> Searcher<'_, B> {
         ply: usize,
         alpha: Score,
         beta: Score,
+        cut: bool,
     ) -> ControlFlow<Score, Node<B>> {
         self.pv_len[ply] = ply;
         self.pv_len[ply + 1] = ply + 1;
@@ -138,6 +159,9 @@ impl<B: Storage> Searcher<'_, B> {
             alpha,
             beta,
             root,
+            cut,
+            static_eval: None,
+            improving: false,
             singular_test,
             excluded,
             small: B::GEOMETRY.lines_span_board(),
@@ -249,11 +273,28 @@ impl<B: Storage> Searcher<'_, B> {
         Continue(())
     }
 
+    /// (5b.) The static evaluation of a gomoku-board node below the root with no five to
+    ///     block, kept by ply, and whether it improved on the one two plies up.
+    #[inline]
+    fn static_evaluation(&mut self, node: &mut Node<B>) {
+        let eval =
+            (!node.root && !node.small && node.threats.is_empty()).then(|| self.corrected_eval());
+        self.static_evals[node.ply] = eval.unwrap_or(NO_EVAL);
+        node.static_eval = eval;
+        node.improving = match (eval, node.ply.checked_sub(2).map(|p| self.static_evals[p])) {
+            (Some(now), Some(before)) if before != NO_EVAL => now > before,
+            // Unknown two plies up (a block, or the root): not held against the node.
+            (Some(_), _) => true,
+            (None, _) => false,
+        };
+    }
+
     /// 7. Reverse futility pruning: far above beta at a shallow depth, the node fails high.
     #[inline]
     fn reverse_futility_pruning(&mut self, node: &Node<B>) -> ControlFlow<Score> {
         if node.prunable()
-            && let Some(score) = self.reverse_futility(node.depth, node.beta)
+            && let Some(eval) = node.static_eval
+            && let Some(score) = self.reverse_futility(node.depth, node.beta, eval, node.improving)
         {
             self.heuristic = true;
             return Break(score);
@@ -265,10 +306,11 @@ impl<B: Storage> Searcher<'_, B> {
     ///    fails low there.
     #[inline]
     fn razoring(&mut self, node: &Node<B>) -> ControlFlow<Score> {
-        if !(node.prunable() && self.razor(node.depth, node.alpha)) {
+        let Some(eval) = node.static_eval else { return Continue(()) };
+        if !(node.prunable() && self.razor(node.depth, node.alpha, eval)) {
             return Continue(());
         }
-        let s = self.pvs(0, node.ply, node.alpha, node.alpha + 1);
+        let s = self.pvs(0, node.ply, node.alpha, node.alpha + 1, false);
         if self.clock.stopped() {
             return Break(0);
         }
@@ -285,14 +327,14 @@ impl<B: Storage> Searcher<'_, B> {
     fn leaf(&mut self, node: &Node<B>) -> Score {
         self.heuristic = true;
         // Stand pat: a win the VCF could find would only raise a score that fails high.
-        let static_eval = self.corrected_eval().clamp(node.lower, node.upper);
+        let static_eval =
+            node.static_eval.unwrap_or_else(|| self.corrected_eval()).clamp(node.lower, node.upper);
         if static_eval >= node.beta || node.small {
             return static_eval;
         }
         let (board, fours) = (&mut self.board, Threats::Fours);
-        let (max_fours, nodes) =
-            (self.params.leaf_vcf_fours as u32, self.params.leaf_vcf_nodes as u64);
-        if let Some(win) = self.threat.solve(board, fours, max_fours, nodes, None) {
+        let (max_fours, nodes) = (self.params.leaf_vcf_fours, self.params.leaf_vcf_nodes);
+        if let Some(win) = self.threat.solve(board, fours, max_fours as u32, nodes as u64, None) {
             return win_in(node.ply + usize::from(win.plies));
         }
         if threats::double_three_wins(&self.board) {
@@ -331,7 +373,7 @@ impl<B: Storage> Searcher<'_, B> {
             return Continue(None);
         }
         self.singular_excluded[ply] = Some(cell);
-        let s = self.pvs((depth - 1) / 2, ply, singular_beta - 1, singular_beta);
+        let s = self.pvs((depth - 1) / 2, ply, singular_beta - 1, singular_beta, node.cut);
         self.singular_excluded[ply] = None;
         // (The test's line is no line of this node.)
         self.pv_len[ply] = ply;
@@ -371,11 +413,21 @@ impl<B: Storage> Searcher<'_, B> {
         let params = self.params;
         let prunable =
             if !root && !pv_node && depth <= params.lmp_max_depth { quiet } else { B::EMPTY };
-        let lmp_index = (params.lmp_base + params.lmp_scale * depth.max(0).pow(2)).max(0) as usize;
+        let lmp_index = move_count_limit(depth, node.improving, &params);
+        // Futility pruning: far enough below alpha that a quiet move is not expected to
+        // make it up within the depth left, once a move that does not lose is in hand.
+        let futile = node.prunable()
+            && depth <= params.futility_max_depth
+            && node
+                .static_eval
+                .is_some_and(|eval| eval + params.futility_margin * depth.max(1) <= node.alpha);
         while let Some(cell) = moves.next(&self.board, &self.ordering) {
             let i = tried;
             tried += 1;
             if i >= lmp_index && prunable.contains(cell) {
+                continue;
+            }
+            if futile && i > 0 && best > -MATE_BOUND && quiet.contains(cell) {
                 continue;
             }
             self.pv_len[ply + 1] = ply + 1;
@@ -385,7 +437,8 @@ impl<B: Storage> Searcher<'_, B> {
                 Outcome::Win(_) => win_in(ply + 1),
                 Outcome::Draw => 0,
                 Outcome::Ongoing if i == 0 => {
-                    -self.pvs(child_depth + extension, ply + 1, -beta, -alpha)
+                    let child_cut = !pv_node && !node.cut;
+                    -self.pvs(child_depth + extension, ply + 1, -beta, -alpha, child_cut)
                 }
                 Outcome::Ongoing => {
                     // Late-move reduction (gomoku boards only: the small ones stay exact): a late
@@ -398,22 +451,24 @@ impl<B: Storage> Searcher<'_, B> {
                         && node.threats.is_empty();
                     let mut s = if reduce {
                         let r = if quiet.contains(cell) {
-                            lmr_reduction(depth, i, pv_node, params.lmr_divisor_x100)
-                                .min(child_depth - 1)
+                            let base = lmr_reduction(depth, i, pv_node, params.lmr_divisor_x100);
+                            let adjust = i32::from(node.cut) * params.lmr_cut_node
+                                + i32::from(!node.improving) * params.lmr_not_improving;
+                            (base + adjust).clamp(1, (child_depth - 1).max(1))
                         } else {
                             1
                         };
-                        -self.pvs(child_depth - r, ply + 1, -alpha - 1, -alpha)
+                        -self.pvs(child_depth - r, ply + 1, -alpha - 1, -alpha, true)
                     } else {
                         alpha + 1
                     };
                     // (No re-search once stopped: the result is discarded anyway, and entering
                     // the search would count nodes past a node limit.)
                     if s > alpha && !self.clock.stopped() {
-                        s = -self.pvs(child_depth, ply + 1, -alpha - 1, -alpha);
+                        s = -self.pvs(child_depth, ply + 1, -alpha - 1, -alpha, !node.cut);
                     }
                     if s > alpha && s < beta && !self.clock.stopped() {
-                        -self.pvs(child_depth, ply + 1, -beta, -alpha)
+                        -self.pvs(child_depth, ply + 1, -beta, -alpha, false)
                     } else {
                         s
                     }
