@@ -161,6 +161,16 @@ fn no_move_is_late_with_a_turn_time() {
     assert_within(&worst_answer_time(0, 100, 50, None, true), 100, "timeout_turn 100");
 }
 
+/// A short turn is used, not given away to a fixed margin: at 30 ms some move thinks for
+/// over half of it (with a 25 ms margin none could think 5 ms), and none is late.
+#[test]
+fn a_short_turn_is_used_and_never_late() {
+    let _alone = alone();
+    let worst = worst_answer_time(0, 30, 40, None, true);
+    assert_within(&worst, 30, "timeout_turn 30");
+    assert!(worst.engine_ms >= 15, "the longest move thought {} ms of 30", worst.engine_ms);
+}
+
 #[test]
 fn a_turn_time_of_zero_is_answered_at_once() {
     let _alone = alone();

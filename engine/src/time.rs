@@ -20,8 +20,16 @@
 
 use std::time::Duration;
 
-/// Fixed part of the safety margin, in milliseconds.
+/// Fixed part of the safety margin, in milliseconds ...
 pub const MARGIN_MS: u64 = 25;
+/// ... but at most this share of a short time, in percent: the margin covers the stop's
+/// reaction (a node-count check, the root threat searches' own checks), the answer's trip
+/// through the pipe and the manager's overhead, which take about a millisecond here, so a
+/// 30 ms turn keeps 6 ms (and thinks about 23 ms, not 3.5 ms), a 50 ms one 10 ms; from a
+/// 125 ms turn up the 25 ms hold.
+pub const MARGIN_SHORT_PERCENT: u64 = 20;
+/// The fixed part of the margin is never below this, in milliseconds.
+pub const MIN_MARGIN_MS: u64 = 2;
 /// Proportional part of the safety margin, in percent of the raw time.
 pub const MARGIN_PERCENT: u64 = 4;
 /// Fewest moves the engine expects still to play (so the clock is never spent at once).
@@ -113,7 +121,9 @@ impl TimeControl {
 
 /// `raw` milliseconds less the safety margin.
 fn less_margin(raw: u64) -> Duration {
-    let margin = MARGIN_MS + raw / 100 * MARGIN_PERCENT + raw % 100 * MARGIN_PERCENT / 100;
+    let short = raw / 100 * MARGIN_SHORT_PERCENT + raw % 100 * MARGIN_SHORT_PERCENT / 100;
+    let fixed = short.clamp(MIN_MARGIN_MS, MARGIN_MS);
+    let margin = fixed + raw / 100 * MARGIN_PERCENT + raw % 100 * MARGIN_PERCENT / 100;
     Duration::from_millis(raw.saturating_sub(margin))
 }
 
@@ -144,10 +154,28 @@ mod tests {
 
     #[test]
     fn tiny_move_times_never_go_negative() {
-        let tc = TimeControl { turn_ms: Some(10), left_ms: None, increment_ms: 0 };
-        assert_eq!(tc.move_time(100), MoveTime { target: Duration::ZERO, limit: Duration::ZERO });
-        let tc = TimeControl { turn_ms: None, left_ms: Some(50), increment_ms: 0 };
-        assert_eq!(tc.move_time(100), MoveTime { target: Duration::ZERO, limit: Duration::ZERO });
+        for turn_ms in 0..=2 {
+            let tc = TimeControl { turn_ms: Some(turn_ms), left_ms: None, increment_ms: 0 };
+            assert_eq!(tc.move_time(100), MoveTime { target: ms(0), limit: ms(0) });
+        }
+        let tc = TimeControl { turn_ms: None, left_ms: Some(10), increment_ms: 0 };
+        assert_eq!(tc.move_time(100), MoveTime { target: ms(0), limit: ms(0) });
+    }
+
+    /// A short turn keeps a fifth of itself (at least 2 ms) and 4 % as its margin, not the
+    /// 25 ms that would leave it almost nothing; from 125 ms up the margin is as before.
+    #[test]
+    fn a_short_turn_keeps_a_margin_in_proportion() {
+        let turn = |turn_ms| TimeControl { turn_ms: Some(turn_ms), left_ms: None, increment_ms: 0 };
+        assert_eq!(turn(10).move_time(100).limit, ms(10 - 2));
+        assert_eq!(turn(30).move_time(100).limit, ms(30 - 6 - 1));
+        assert_eq!(turn(50).move_time(100).limit, ms(50 - 10 - 2));
+        assert_eq!(turn(125).move_time(100).limit, ms(125 - 25 - 5));
+        assert_eq!(turn(200).move_time(100).limit, ms(200 - 25 - 8));
+        for turn_ms in 0..2_000 {
+            let thinking = turn(turn_ms).move_time(100).limit.as_millis() as u64;
+            assert!(thinking <= turn_ms.saturating_sub(2), "{turn_ms} ms");
+        }
     }
 
     #[test]
