@@ -485,3 +485,38 @@ fn mnk_and_the_classroom_player_finish_renju_games_without_a_foul() {
     let board_ends = log.matches("(five)").count() + log.matches("(full board)").count();
     assert_eq!(board_ends, 2, "{log}");
 }
+
+/// `tune`: SPSA game pairs between two copies of mnk with `--set` values either side of
+/// the state's; the state is written after each batch, resumes where it stopped, and a
+/// state file that is not one is refused with exit code 2.
+#[test]
+fn tune_plays_pairs_keeps_its_state_and_resumes() {
+    let dir = scratch("tune");
+    let state = dir.join("state.txt");
+    let state_arg = state.to_str().unwrap();
+    let tune = |iterations: &str| {
+        Command::new(MNK)
+            .args(["tune", "--state", state_arg, "--iterations", iterations, "--nodes", "200"])
+            .args(["--size", "9", "--params", "rfp_margin,lmp_base", "--concurrency", "2"])
+            .output()
+            .expect("the binary runs")
+    };
+    let out = tune("2");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stderr(&out).matches("iteration ").count(), 2, "{}", stderr(&out));
+    let first = std::fs::read_to_string(&state).unwrap();
+    assert!(first.contains("iteration 2\n") && first.contains("rfp_margin "), "{first}");
+    let set = stdout(&out);
+    assert!(set.starts_with("--set rfp_margin=") && set.contains("--set lmp_base="), "{set}");
+    let out = tune("1");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("iteration 3:"), "{}", stderr(&out));
+    assert!(std::fs::read_to_string(&state).unwrap().contains("iteration 3\n"));
+    // A perturbed engine's values reach it: the engine refuses an out-of-range --set.
+    let refused = Command::new(MNK).args(["--set", "rfp_margin=100000"]).output().unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    std::fs::write(&state, "iteration 1\nseed 1\nrate 0.5\nno_such_tunable 3\n").unwrap();
+    let out = tune("1");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("line 4"), "{}", stderr(&out));
+}

@@ -10,6 +10,7 @@ pub(crate) mod openings;
 pub(crate) mod perft;
 pub(crate) mod play;
 pub(crate) mod solve;
+pub(crate) mod tune;
 
 use std::fmt;
 use std::io;
@@ -23,6 +24,7 @@ use mnk_engine::size::BoardSize;
 use mnk_protocol::manager::MatchError;
 use mnk_protocol::manager::openings::OpeningError;
 use mnk_protocol::manager::referee::InfoListError;
+use mnk_protocol::manager::spsa::StateError;
 
 /// The command line.
 #[derive(Debug, Parser)]
@@ -82,6 +84,8 @@ pub(crate) enum Tool {
     Datagen(datagen::Args),
     /// Plays a game in the terminal.
     Play(play::Args),
+    /// Tunes the search's tunables by SPSA over fixed-node game pairs (resumable).
+    Tune(Box<tune::Args>),
     /// The protocol loop, played by the classroom program (a sparring partner).
     Classroom,
     /// Prints this message or the help of the given subcommand.
@@ -137,6 +141,7 @@ impl Tool {
             Tool::Openings(_) => "openings",
             Tool::Datagen(_) => "datagen",
             Tool::Play(_) => "play",
+            Tool::Tune(_) => "tune",
             Tool::Classroom => "classroom",
             Tool::Help(_) => "help",
         }
@@ -209,6 +214,10 @@ pub(crate) enum UsageError {
     /// `datagen --sizes` with a board whose lines span it (3×3, 5×5): it keeps no line
     /// patterns to learn from.
     DatagenSize(BoardSize),
+    /// `tune --state` names a file that is not a tuning state.
+    TuneState(PathBuf, StateError),
+    /// `tune --params` names a tunable the search does not have.
+    Param(ParamError),
 }
 
 impl fmt::Display for UsageError {
@@ -243,6 +252,8 @@ impl fmt::Display for UsageError {
                  or 5 by more)",
                 size.arg()
             ),
+            UsageError::TuneState(path, error) => write!(f, "--state {}: {error}", path.display()),
+            UsageError::Param(error) => write!(f, "--params: {error}"),
         }
     }
 }

@@ -90,6 +90,21 @@ impl std::str::FromStr for EngineCommand {
     }
 }
 
+impl EngineCommand {
+    /// The same command with `args` appended (each one word, whatever it holds).
+    pub fn with_args(&self, args: &[String]) -> EngineCommand {
+        let mut command = self.clone();
+        for arg in args {
+            command.line.push(' ');
+            command.line.push('\'');
+            command.line.push_str(&arg.replace('\'', r"'\''"));
+            command.line.push('\'');
+            command.words.push(arg.clone());
+        }
+        command
+    }
+}
+
 impl std::fmt::Display for EngineCommand {
     /// The line as given.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
