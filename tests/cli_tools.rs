@@ -76,6 +76,9 @@ fn bad_arguments_exit_with_code_2_and_a_message() {
         (&["perft", "--size", "3", "--depth", "1", "--threads", "0"], "--threads"),
         (&["frobnicate"], "unrecognized subcommand"),
         (&["--threads", "2", "bench"], "--threads is an option of the protocol loop"),
+        (&["--set", "rfp_margin=50", "bench"], "--set is an option of the protocol loop"),
+        (&["--set", "no_such=1"], "no search parameter is named"),
+        (&["tune", "--state", "/nonexistent/dir/state.txt", "--params", "no_such"], "--params"),
     ];
     for (args, needle) in cases {
         let out = pbrain(args);
@@ -93,7 +96,9 @@ fn help_and_version_print_on_stdout_and_succeed() {
     assert_eq!(all.status.code(), Some(0));
     let text = String::from_utf8_lossy(&all.stdout);
     assert!(text.contains("Usage: pbrain-mnk [OPTIONS] [COMMAND]"), "{text}");
-    for sub in ["perft", "solve", "bench", "match", "openings", "datagen", "play", "classroom"] {
+    for sub in
+        ["perft", "solve", "bench", "match", "openings", "datagen", "play", "tune", "classroom"]
+    {
         assert!(text.contains(&format!("\n  {sub} ")), "{sub} is not listed: {text}");
     }
     // A subcommand's --help (anywhere among its options) gives that subcommand's options and
@@ -418,5 +423,16 @@ fn datagen_labels_every_position_of_its_games_the_same_way_on_any_thread_count()
         let out = pbrain(bad);
         assert_eq!(out.status.code(), Some(2), "{bad:?}");
         assert!(out.stdout.is_empty(), "{bad:?}");
+    }
+}
+
+#[test]
+fn help_params_lists_every_tunable_with_its_default_and_range() {
+    let out = pbrain(&["help", "params"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for name in ["lmr_divisor_x100", "futility_margin", "threat_time_percent"] {
+        let line = text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{text}"));
+        assert!(line.contains("..="), "{line}");
     }
 }

@@ -512,6 +512,16 @@ fn tune_plays_pairs_keeps_its_state_and_resumes() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stderr(&out).contains("iteration 3:"), "{}", stderr(&out));
     assert!(std::fs::read_to_string(&state).unwrap().contains("iteration 3\n"));
+    // From a file of openings, the pairs go round it.
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "e5f6d4\n").unwrap();
+    let out = Command::new(MNK)
+        .args(["tune", "--state", state_arg, "--iterations", "1", "--nodes", "200", "--size", "9"])
+        .args(["--openings", openings.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read_to_string(&state).unwrap().contains("iteration 4\n"));
     // A perturbed engine's values reach it: the engine refuses an out-of-range --set.
     let refused = Command::new(MNK).args(["--set", "rfp_margin=100000"]).output().unwrap();
     assert_eq!(refused.status.code(), Some(2));

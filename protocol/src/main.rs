@@ -31,12 +31,15 @@ fn main() -> ExitCode {
     let tool = match cli.command {
         None => protocol(Player::Mnk, cli.threads, params),
         Some(Tool::Classroom) => protocol(Player::Classroom, cli.threads, params),
-        Some(_) if cli.threads.is_some() || !cli.set.is_empty() => Cli::command()
-            .error(
-                ErrorKind::ArgumentConflict,
-                "--threads and --set are options of the protocol loop",
-            )
-            .exit(),
+        Some(_) if cli.threads.is_some() || !cli.set.is_empty() => {
+            let option = if cli.threads.is_some() { "--threads" } else { "--set" };
+            Cli::command()
+                .error(
+                    ErrorKind::ArgumentConflict,
+                    format!("{option} is an option of the protocol loop"),
+                )
+                .exit()
+        }
         Some(tool) => tool,
     };
     let stdout = io::stdout();

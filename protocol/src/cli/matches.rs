@@ -305,7 +305,7 @@ impl ClockUse {
 
 /// The openings of the file at `path`, one a line; everything from a `#` on is a comment
 /// (`openings` writes each score so).
-fn read_openings(path: &Path, size: BoardSize) -> Result<Vec<Vec<Point>>, UsageError> {
+pub(crate) fn read_openings(path: &Path, size: BoardSize) -> Result<Vec<Vec<Point>>, UsageError> {
     let text = std::fs::read_to_string(path).map_err(|error| UsageError::File {
         option: "openings",
         path: path.to_path_buf(),

@@ -96,7 +96,7 @@ pub(crate) enum Tool {
 #[derive(Debug, clap::Args)]
 pub(crate) struct HelpArgs {
     /// The subcommand whose options to print (all subcommands if none is given), or
-    /// `params` for the search's tunables.
+    /// params for the search's tunables.
     #[arg(value_name = "COMMAND")]
     command: Option<String>,
 }

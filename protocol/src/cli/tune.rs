@@ -58,6 +58,10 @@ pub(crate) struct Args {
     nodes: u64,
     #[command(flatten)]
     game: GameArgs,
+    /// A file of openings (one a line, as `match` reads them): iteration k plays the
+    /// (k mod count)-th, so the pairs go round the file. Without it, random openings.
+    #[arg(long, value_name = "FILE", conflicts_with = "opening_stones")]
+    openings: Option<PathBuf>,
     /// Stones of the random openings near the centre.
     #[arg(long = "opening-stones", value_name = "K", default_value_t = 4)]
     opening_stones: usize,
@@ -69,6 +73,10 @@ pub(crate) struct Args {
 /// Runs the subcommand.
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let mut state = load_or_start(args)?;
+    let openings = match &args.openings {
+        Some(path) => Some(super::matches::read_openings(path, args.game.size)?),
+        None => None,
+    };
     let engine = match &args.engine {
         Some(command) => command.clone(),
         None => this_program()?,
@@ -95,7 +103,10 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             let handles: Vec<_> = batch
                 .iter()
                 .map(|p| {
-                    let opening = opening(args, state.seed, p.iteration);
+                    let opening = match &openings {
+                        Some(list) => list[(p.iteration % list.len() as u64) as usize].clone(),
+                        None => random(args, state.seed, p.iteration),
+                    };
                     let spec = |set: &[String]| EngineSpec {
                         command: engine.with_args(&set_arguments(set)),
                         info: vec![nodes.clone()],
@@ -162,8 +173,8 @@ fn set_arguments(assignments: &[String]) -> Vec<String> {
     assignments.iter().flat_map(|a| ["--set".to_string(), a.clone()]).collect()
 }
 
-/// Iteration `iteration`'s opening: random, from the run's seed and the iteration.
-fn opening(args: &Args, seed: u64, iteration: u64) -> Vec<Point> {
+/// Iteration `iteration`'s random opening, from the run's seed and the iteration.
+fn random(args: &Args, seed: u64, iteration: u64) -> Vec<Point> {
     let mut rng = SplitMix64::new(seed.wrapping_add(iteration.wrapping_mul(0xD1B5_4A32_D192_ED03)));
     let stones = if args.game.size == BoardSize::THREE { 0 } else { args.opening_stones };
     random_opening(&mut rng, args.game.size, args.game.rule, stones)

@@ -456,8 +456,9 @@ fn a_move_counts_its_time_from_when_the_command_came_in() {
     let came_in = Instant::now() - std::time::Duration::from_millis(20);
     let job = search_job(s.handle_received(Command::Turn(p(7, 7)), came_in));
     let deadline = job.limits.deadline.expect("a time limit");
-    // 50 ms a move less the margin, counted from when the command came in.
-    assert_eq!(deadline, came_in + std::time::Duration::from_millis(50 - 25 - 2));
+    // 50 ms a move less the margin (a fifth of a short turn and 4 %), counted from when
+    // the command came in.
+    assert_eq!(deadline, came_in + std::time::Duration::from_millis(50 - 10 - 2));
     assert_eq!(job.started, came_in);
 }
 
