@@ -528,9 +528,12 @@ impl<B: Storage> Searcher<'_, B> {
             bound,
         };
         self.tt.store(node.key, entry);
-        if !node.root && !node.small && node.threats.is_empty() && depth >= 1 && !is_decisive(best)
+        // (A node with a static evaluation is a gomoku-board node below the root with no
+        // five to block: the one whose evaluation the history corrects.)
+        if let Some(static_eval) = node.static_eval
+            && depth >= 1
+            && !is_decisive(best)
         {
-            let static_eval = self.corrected_eval();
             let informative = match bound {
                 Bound::Lower => best > static_eval,
                 Bound::Upper => best < static_eval,
