@@ -23,6 +23,7 @@ use mnk_engine::board::Board;
 use mnk_engine::color::Color;
 use mnk_engine::eval::TEMPO;
 use mnk_engine::limits::Limits;
+use mnk_engine::pattern::Pattern;
 use mnk_engine::pattern::combo::{COMBOS, combo_of, forbids_doubles};
 use mnk_engine::pattern::keys::PatternState;
 use mnk_engine::pattern::weights::COMBO_POTENTIAL;
@@ -41,12 +42,13 @@ const PASSES: usize = 2000;
 /// Adam's step size, in evaluation units.
 const STEP: f64 = 1.0;
 /// Patterns per row (Dead .. Five).
-const PATTERNS: usize = 12;
+const PATTERNS: usize = Pattern::ALL.len();
 /// The largest weight, in table units: an open four or a double four to be made is a win
 /// the leaf VCF finds anyway, and left free such weights keep rising without converging.
 const CAP: f64 = 1200.0;
 /// Weights that stay as they are: Dead, Overline, Five.
-const FIXED: [usize; 3] = [0, 1, 11];
+const FIXED: [usize; 3] =
+    [Pattern::Dead as usize, Pattern::Overline as usize, Pattern::Five as usize];
 /// Counts per position: the side to move's patterns, the opponent's, then the side to move's
 /// combination classes and the opponent's. The weights are in the same order, then the tempo.
 const FEATURES: usize = 2 * PATTERNS + 2 * COMBOS;

@@ -60,7 +60,7 @@ fn verdict(patterns: &[Pattern; 4]) -> Verdict {
     if fours >= 2 || patterns.contains(&Pattern::Overline) {
         return Verdict::Forbidden;
     }
-    let threes = (0..4).filter(|&d| patterns[d] == Pattern::F3).fold(0u8, |acc, d| acc | 1 << d);
+    let threes = (0..4).filter(|&d| patterns[d].is_open_three()).fold(0u8, |acc, d| acc | 1 << d);
     if threes.count_ones() >= 2 { Verdict::Threes(threes) } else { Verdict::Allowed }
 }
 

@@ -173,7 +173,11 @@ fn incremental_threat_sets_and_potentials_match_the_patterns_and_the_rule_on_ran
                     for cell in empty.iter() {
                         let p = lines.cell_patterns(cell, color).unwrap();
                         assert_eq!(fours.contains(cell), p.iter().any(|q| q.is_four()), "{rule}");
-                        assert_eq!(threes.contains(cell), p.contains(&Pattern::F3), "{rule}");
+                        assert_eq!(
+                            threes.contains(cell),
+                            p.iter().any(|q| q.is_open_three()),
+                            "{rule}"
+                        );
                     }
                 }
                 let moves: Vec<Cell> = board.legal_moves().iter().collect();

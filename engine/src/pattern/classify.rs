@@ -29,6 +29,12 @@ pub const SIDE_OFFSET: [u32; HALF + 1] = [0, 243, 324, 351, 360, 363];
 
 /// What a stone makes along one line through it, weakest first (the order is used for
 /// move ordering: a larger pattern is a stronger threat).
+///
+/// The open twos and open threes are split by how many cells take them one step further,
+/// because a two or three with more ways forward is harder to stop: `F2`, `F2A`, `F2B` are
+/// open twos with one or two, three, and four or more cells where one more stone makes an
+/// open three; `F3` and `F3S` are open threes with one, and two or more, cells where one
+/// more stone makes an open four (or a one-line double four).
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
 #[repr(u8)]
 pub enum Pattern {
@@ -47,15 +53,25 @@ pub enum Pattern {
     /// A blocked two: one more stone makes at most a blocked three.
     /// `oxX...`
     B2,
-    /// An open two: one more stone can make an open three.
-    /// `..xX..`, `.x.X..`
+    /// An open two with one or two cells where one more stone makes an open three.
+    /// `|.xX...` (two cells), `..x.X.o` (two cells)
     F2,
+    /// An open two with three cells where one more stone makes an open three.
+    /// `..x.X...` (the gap and one cell on each side)
+    F2A,
+    /// An open two with four or more cells where one more stone makes an open three.
+    /// `...xX...`
+    F2B,
     /// A blocked three: one more stone makes at most a four.
     /// `oxxX..`, `.xx.X.o`
     B3,
-    /// An open three: one more stone can make an open four (including broken threes).
-    /// `..xxX..`, `.x.xX.`
+    /// An open three with one cell where one more stone makes an open four (a broken
+    /// three, or a solid one with room on one side only).
+    /// `.x.xX.`, `o.xxX..o`
     F3,
+    /// An open three with two or more cells where one more stone makes an open four.
+    /// `..xxX..`
+    F3S,
     /// A four: exactly one cell completes five.
     /// `oxxxX.`, `xx.xX`
     B4,
@@ -72,15 +88,18 @@ pub enum Pattern {
 
 impl Pattern {
     /// Every pattern, weakest first.
-    pub const ALL: [Pattern; 12] = [
+    pub const ALL: [Pattern; 15] = [
         Pattern::Dead,
         Pattern::Overline,
         Pattern::B1,
         Pattern::F1,
         Pattern::B2,
         Pattern::F2,
+        Pattern::F2A,
+        Pattern::F2B,
         Pattern::B3,
         Pattern::F3,
+        Pattern::F3S,
         Pattern::B4,
         Pattern::F4,
         Pattern::DoubleFour,
@@ -96,12 +115,15 @@ impl Pattern {
             3 => Pattern::F1,
             4 => Pattern::B2,
             5 => Pattern::F2,
-            6 => Pattern::B3,
-            7 => Pattern::F3,
-            8 => Pattern::B4,
-            9 => Pattern::F4,
-            10 => Pattern::DoubleFour,
-            11 => Pattern::Five,
+            6 => Pattern::F2A,
+            7 => Pattern::F2B,
+            8 => Pattern::B3,
+            9 => Pattern::F3,
+            10 => Pattern::F3S,
+            11 => Pattern::B4,
+            12 => Pattern::F4,
+            13 => Pattern::DoubleFour,
+            14 => Pattern::Five,
             _ => Pattern::Dead,
         }
     }
@@ -112,6 +134,20 @@ impl Pattern {
         matches!(self, Pattern::B4 | Pattern::F4 | Pattern::DoubleFour)
     }
 
+    /// Whether the pattern is an open three (`F3` or `F3S`): one more stone can make an open
+    /// four.
+    #[inline(always)]
+    pub const fn is_open_three(self) -> bool {
+        matches!(self, Pattern::F3 | Pattern::F3S)
+    }
+
+    /// Whether the pattern is an open two (`F2`, `F2A` or `F2B`): one more stone can make an
+    /// open three.
+    #[inline(always)]
+    pub const fn is_open_two(self) -> bool {
+        matches!(self, Pattern::F2 | Pattern::F2A | Pattern::F2B)
+    }
+
     /// How many fours the pattern counts as (renju counts a one-line double four as two).
     #[inline(always)]
     pub const fn four_count(self) -> u32 {
@@ -119,6 +155,25 @@ impl Pattern {
             Pattern::B4 | Pattern::F4 => 1,
             Pattern::DoubleFour => 2,
             _ => 0,
+        }
+    }
+
+    /// The pattern one stone short of a line whose best next stone makes `next`, given how
+    /// many cells make an open four (`open_fours`) and an open three (`open_threes`): the
+    /// inductive step of the classification, shared by the generator and the slow
+    /// classifier of the tests.
+    pub(crate) const fn one_step_down(next: Pattern, open_fours: u32, open_threes: u32) -> Pattern {
+        match next {
+            Pattern::F4 | Pattern::DoubleFour if open_fours >= 2 => Pattern::F3S,
+            Pattern::F4 | Pattern::DoubleFour => Pattern::F3,
+            Pattern::B4 => Pattern::B3,
+            Pattern::F3 | Pattern::F3S if open_threes >= 4 => Pattern::F2B,
+            Pattern::F3 | Pattern::F3S if open_threes == 3 => Pattern::F2A,
+            Pattern::F3 | Pattern::F3S => Pattern::F2,
+            Pattern::B3 => Pattern::B2,
+            Pattern::F2 | Pattern::F2A | Pattern::F2B => Pattern::F1,
+            Pattern::B2 => Pattern::B1,
+            _ => Pattern::Dead,
         }
     }
 }
@@ -246,6 +301,7 @@ fn classify(key: u32, rule: FiveRule, memo: &mut [u8]) -> Pattern {
             let mut first_set: Option<u16> = None;
             let mut distinct_sets = false;
             let mut best_next = Pattern::Dead;
+            let (mut open_fours, mut open_threes) = (0, 0);
             for i in (0..=2 * HALF).filter(|&i| i != HALF && line[i] == CODE_EMPTY) {
                 let next_key = key | (CODE_BLACK << (2 * slot(i)));
                 let mut next_line = line;
@@ -264,6 +320,8 @@ fn classify(key: u32, rule: FiveRule, memo: &mut [u8]) -> Pattern {
                         && matches!(next, Pattern::Overline | Pattern::DoubleFour));
                     if counts {
                         best_next = best_next.max(next);
+                        open_fours += u32::from(matches!(next, Pattern::F4 | Pattern::DoubleFour));
+                        open_threes += u32::from(next.is_open_three());
                     }
                 }
             }
@@ -280,15 +338,7 @@ fn classify(key: u32, rule: FiveRule, memo: &mut [u8]) -> Pattern {
                     Pattern::B4
                 }
             } else {
-                match best_next {
-                    Pattern::F4 | Pattern::DoubleFour => Pattern::F3,
-                    Pattern::B4 => Pattern::B3,
-                    Pattern::F3 => Pattern::F2,
-                    Pattern::B3 => Pattern::B2,
-                    Pattern::F2 => Pattern::F1,
-                    Pattern::B2 => Pattern::B1,
-                    _ => Pattern::Dead,
-                }
+                Pattern::one_step_down(best_next, open_fours, open_threes)
             }
         }
     };

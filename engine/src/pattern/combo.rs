@@ -72,8 +72,9 @@ pub fn combo_of(patterns: [Pattern; 4], forbidden_doubles: bool) -> Option<Combo
     let count = |wanted: &[Pattern]| patterns.iter().filter(|p| wanted.contains(p)).count();
     let decisive = count(&[Pattern::F4, Pattern::DoubleFour, Pattern::Five]);
     let overlines = count(&[Pattern::Overline]);
-    let (fours, threes, twos) =
-        (count(&[Pattern::B4]), count(&[Pattern::F3]), count(&[Pattern::B3, Pattern::F2]));
+    let threes = count(&[Pattern::F3, Pattern::F3S]);
+    let (fours, twos) =
+        (count(&[Pattern::B4]), count(&[Pattern::B3, Pattern::F2, Pattern::F2A, Pattern::F2B]));
     if decisive > 0 || (forbidden_doubles && (overlines > 0 || fours >= 2 || threes >= 2)) {
         return None;
     }
@@ -103,8 +104,8 @@ const fn combo_digit(p: Pattern, forbidden_doubles: bool) -> u32 {
         Pattern::F4 | Pattern::DoubleFour | Pattern::Five => BASE * BASE * BASE,
         Pattern::Overline if forbidden_doubles => BASE * BASE * BASE,
         Pattern::B4 => BASE * BASE,
-        Pattern::F3 => BASE,
-        Pattern::B3 | Pattern::F2 => 1,
+        Pattern::F3 | Pattern::F3S => BASE,
+        Pattern::B3 | Pattern::F2 | Pattern::F2A | Pattern::F2B => 1,
         _ => 0,
     }
 }
@@ -214,10 +215,11 @@ mod tests {
             let table = PatternTable::of(rule).combos();
             // Every combination of four patterns for black, with white's patterns a rotation
             // of the list (so both colours' fields are checked together).
-            for n in 0..12usize.pow(4) {
-                let black = [0, 1, 2, 3].map(|i| Pattern::ALL[n / 12usize.pow(i) % 12]);
+            let n_all = Pattern::ALL.len();
+            for n in 0..n_all.pow(4) {
+                let black = [0, 1, 2, 3].map(|i| Pattern::ALL[n / n_all.pow(i) % n_all]);
                 let white =
-                    [0, 1, 2, 3].map(|i| Pattern::ALL[(n / 12usize.pow(i) + 5 * i as usize) % 12]);
+                    [0, 1, 2, 3].map(|i| Pattern::ALL[(n / n_all.pow(i) + 5 * i as usize) % n_all]);
                 let pairs = [0, 1, 2, 3].map(|i| pack_pair(black[i], white[i]));
                 let indices = pairs.iter().map(|&pair| table.digits(pair)).sum();
                 assert_eq!(

@@ -14,7 +14,7 @@ pub enum ThreatKind {
     Four = 1,
     /// A stone here makes an open four or a one-line double four (`F4`, `DoubleFour`).
     OpenFour = 2,
-    /// A stone here makes an open three (`F3`).
+    /// A stone here makes an open three (`F3`, `F3S`).
     Three = 3,
 }
 
@@ -29,7 +29,7 @@ pub(crate) const fn kinds_of(p: Pattern) -> u8 {
         Pattern::F4 | Pattern::DoubleFour => {
             (1 << ThreatKind::Four as u8) | (1 << ThreatKind::OpenFour as u8)
         }
-        Pattern::F3 => 1 << ThreatKind::Three as u8,
+        Pattern::F3 | Pattern::F3S => 1 << ThreatKind::Three as u8,
         _ => 0,
     }
 }

@@ -11,9 +11,11 @@
 //!   one → `B4`; two or more using the same four stones → `F4`; different stones →
 //!   `DoubleFour`;
 //! * otherwise the best pattern one more own stone on any empty cell makes, one step down:
-//!   `F4`/`DoubleFour` → `F3`, `B4` → `B3`, `F3` → `F2`, `B3` → `B2`, `F2` → `F1`,
-//!   `B2` → `B1`, anything else → `Dead`. For renju black, a further stone that makes an
-//!   overline or a one-line double four is forbidden and does not count.
+//!   `F4`/`DoubleFour` → `F3` (`F3S` if two or more cells make one), `B4` → `B3`,
+//!   `F3`/`F3S` → `F2` (`F2A` if three cells make one, `F2B` if four or more), `B3` → `B2`,
+//!   `F2`/`F2A`/`F2B` → `F1`, `B2` → `B1`, anything else → `Dead`. For renju black, a
+//!   further stone that makes an overline or a one-line double four is forbidden and does
+//!   not count.
 //!
 //! The result for each colour is stored per raw key (black = code 1, white = code 2), so a
 //! lookup needs no colour swap. The classification (`pattern/classify.rs`) runs in the build
@@ -213,6 +215,7 @@ mod tests {
         }
         let mut sets = Vec::new();
         let mut best = Pattern::Dead;
+        let (mut open_fours, mut open_threes) = (0, 0);
         for i in 0..11 {
             if line[i] != '.' {
                 continue;
@@ -227,8 +230,11 @@ mod tests {
                 }
                 sets.sort();
                 best = Pattern::Five;
-            } else if best != Pattern::Five {
-                best = best.max(slow_classify(&next, exact, caro));
+            } else {
+                let next = slow_classify(&next, exact, caro);
+                open_fours += u32::from(matches!(next, Pattern::F4 | Pattern::DoubleFour));
+                open_threes += u32::from(matches!(next, Pattern::F3 | Pattern::F3S));
+                best = best.max(next);
             }
         }
         let completions = (0..11)
@@ -260,11 +266,16 @@ mod tests {
             Pattern::Five if sets.len() >= 2 => Pattern::DoubleFour,
             Pattern::Five if completions >= 2 => Pattern::F4,
             Pattern::Five => Pattern::B4,
+            Pattern::F4 | Pattern::DoubleFour if open_fours >= 2 => Pattern::F3S,
             Pattern::F4 | Pattern::DoubleFour => Pattern::F3,
             Pattern::B4 => Pattern::B3,
-            Pattern::F3 => Pattern::F2,
+            Pattern::F3 | Pattern::F3S => match open_threes {
+                0..=2 => Pattern::F2,
+                3 => Pattern::F2A,
+                _ => Pattern::F2B,
+            },
             Pattern::B3 => Pattern::B2,
-            Pattern::F2 => Pattern::F1,
+            Pattern::F2 | Pattern::F2A | Pattern::F2B => Pattern::F1,
             Pattern::B2 => Pattern::B1,
             _ => Pattern::Dead,
         }
@@ -362,13 +373,17 @@ mod tests {
         assert_eq!(black(f, "...xxX.x..."), Pattern::B4);
         assert_eq!(black(f, "...oxXx.o.."), Pattern::Dead);
         assert_eq!(black(f, "..oxxX....."), Pattern::B3);
-        assert_eq!(black(f, "...xxX....."), Pattern::F3);
+        assert_eq!(black(f, "...xxX....."), Pattern::F3S);
         assert_eq!(black(f, "..x.xX....."), Pattern::F3);
+        assert_eq!(black(f, ".o.xxX..o.."), Pattern::F3);
         assert_eq!(black(f, "..xxxX....."), Pattern::F4);
         assert_eq!(black(f, ".oxxxX....."), Pattern::B4);
         assert_eq!(black(f, ".x.xxX.x..."), Pattern::DoubleFour);
         assert_eq!(black(f, ".....X....."), Pattern::F1);
-        assert_eq!(black(f, "....xX....."), Pattern::F2);
+        assert_eq!(black(f, "....xX....."), Pattern::F2B);
+        assert_eq!(black(f, "...x.X....."), Pattern::F2A);
+        assert_eq!(black(f, "..|.xX....."), Pattern::F2);
+        assert_eq!(black(f, "...x.X.o..."), Pattern::F2);
         assert_eq!(black(f, "...oxX....."), Pattern::B2);
         assert_eq!(black(f, "..oxxX.o..."), Pattern::Dead);
     }
@@ -397,7 +412,7 @@ mod tests {
             if r < s {
                 weaker += 1;
                 // Only threes and weaker lose strength: fours and fives are the same.
-                assert!(s <= Pattern::F3, "{:?}", picture_of(key));
+                assert!(s <= Pattern::F3S, "{:?}", picture_of(key));
             }
         }
         assert!(weaker > 0, "some black threes lead only to forbidden fours");
@@ -423,6 +438,6 @@ mod tests {
         assert_eq!(black(Rule::Freestyle, "ox.xxX.xo.."), Pattern::DoubleFour);
         // A three that can only become such a four is a closed three.
         assert_eq!(black(Rule::Caro, ".o..xXx..o."), Pattern::B3);
-        assert_eq!(black(Rule::Freestyle, ".o..xXx..o."), Pattern::F3);
+        assert_eq!(black(Rule::Freestyle, ".o..xXx..o."), Pattern::F3S);
     }
 }

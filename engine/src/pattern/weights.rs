@@ -7,6 +7,7 @@
 //! `docs/patterns.md`): the squared error of `σ(eval / 600)` against the result minimised
 //! with every weight kept at 0 or more, then rounded, the fours capped at 1200.
 
+use super::Pattern;
 use crate::color::Color;
 
 /// Whose weights a colour's potential is summed with: the evaluation counts the side to
@@ -26,10 +27,10 @@ pub enum Role {
 /// [`POTENTIAL_SCALE`]); the evaluation sums these over every empty cell. The side to move's
 /// row also orders moves (see `search::threats::threat_value`). Fitted together with
 /// [`COMBO_POTENTIAL`] on 138,918 positions of 4,700 games.
-pub const PATTERN_POTENTIAL: [[i32; 12]; 2] = [
-    // Dead, Overline, B1, F1, B2, F2, B3, F3, B4, F4, DoubleFour, Five
-    [0, 0, 0, 3, 15, 38, 105, 301, 407, 1200, 1200, 1200], // to move
-    [0, 0, 0, 1, 14, 35, 88, 201, 390, 1200, 1200, 1200],  // waiting
+pub const PATTERN_POTENTIAL: [[i32; Pattern::ALL.len()]; 2] = [
+    // Dead, Overline, B1, F1, B2, F2, F2A, F2B, B3, F3, F3S, B4, F4, DoubleFour, Five
+    [0, 0, 0, 3, 15, 38, 38, 38, 105, 301, 301, 407, 1200, 1200, 1200], // to move
+    [0, 0, 0, 1, 14, 35, 35, 35, 88, 201, 201, 390, 1200, 1200, 1200],  // waiting
 ];
 
 /// [`PATTERN_POTENTIAL`] is in units of 1 / `POTENTIAL_SCALE` of the evaluation: fine enough

@@ -29,7 +29,7 @@ pub const DOUBLE_THREE_VALUE: i64 = 1 << 16;
 const fn threat_share(p: Pattern) -> u64 {
     PATTERN_POTENTIAL[Role::ToMove as usize][p as usize] as u64
         | (p.four_count() as u64) << 16
-        | (matches!(p, Pattern::F3) as u64) << 20
+        | (p.is_open_three() as u64) << 20
         | (matches!(p, Pattern::Five) as u64) << 24
         | (matches!(p, Pattern::F4) as u64) << 28
 }
@@ -137,7 +137,7 @@ pub fn double_three_wins<B: Storage>(board: &Board<B>) -> bool {
     (threes & empty).iter().any(|cell| {
         lines
             .cell_patterns(cell, me)
-            .is_some_and(|p| p.iter().filter(|&&q| q == Pattern::F3).count() >= 2)
+            .is_some_and(|p| p.iter().filter(|&&q| q.is_open_three()).count() >= 2)
     })
 }
 

@@ -23,7 +23,7 @@ use crate::search::keyed::unpack_cell;
 /// its class alone).
 fn slow_threat_value(patterns: &[Pattern; 4]) -> i64 {
     let fours: u32 = patterns.iter().map(|p| p.four_count()).sum();
-    let threes = patterns.iter().filter(|&&p| p == Pattern::F3).count();
+    let threes = patterns.iter().filter(|&&p| p.is_open_three()).count();
     let worth = |p: Pattern| i64::from(PATTERN_POTENTIAL[Role::ToMove as usize][p as usize]);
     let base: i64 = patterns.iter().copied().map(worth).sum();
     let classes = [
