@@ -18,10 +18,11 @@
 use std::sync::OnceLock;
 
 use super::Pattern;
+use super::code;
 use super::pair::{KINDS, ThreatKind, pair_kinds};
 use super::pair::{PatternPair, pair_pattern};
 use super::table::{CODE_BLACK, CODE_WHITE, HALF, PatternTable, empty_compact_key, stone_weight};
-use super::weights::{PATTERN_POTENTIAL, Role, potential_shift};
+use super::weights::{Role, potential_shift};
 use crate::bitboard::{Bitboard, Bits256, Bits512};
 use crate::color::Color;
 use crate::geometry::{Cell, Direction, Geometry};
@@ -41,8 +42,8 @@ pub trait PatternState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'st
     /// `cell`, if this board keeps patterns.
     fn cell_patterns(&self, cell: Cell, color: Color) -> Option<[Pattern; 4]>;
     /// The incremental pattern evaluation for `color` with the weights of `role` (the sum over
-    /// empty cells of what its stone would make there, see [`PATTERN_POTENTIAL`]), if this
-    /// board keeps patterns.
+    /// empty cells of the worth of what its stone would make there, see
+    /// [`super::code::CodeTable`]), if this board keeps patterns.
     fn potential(&self, color: Color, role: Role) -> Option<i32>;
     /// The side to move's lead in the potentials on the empty board of this size, its
     /// own weights against the waiting side's (see [`crate::eval`]), if this board keeps
@@ -256,37 +257,6 @@ impl Neighbours {
     }
 }
 
-/// The potential of every pattern pair (by its pattern bits, `pair & 0xFF`) for both colours
-/// and both roles, packed in one integer (see [`potential_shift`]). One lookup and one
-/// addition per changed pair keep all four sums.
-static PACKED_POTENTIAL: [i128; 256] = {
-    let mut packed = [0; 256];
-    let mut pair = 0;
-    while pair < 256 {
-        let mut field = 0;
-        while field < 4 {
-            let (colour, role) = (field / 2, field % 2);
-            let pattern = if colour == 0 { pair & 15 } else { pair >> 4 };
-            packed[pair] += (pattern_worth(role, pattern) as i128) << (32 * field);
-            field += 1;
-        }
-        pair += 1;
-    }
-    packed
-};
-
-/// `PATTERN_POTENTIAL[role]` of the pattern numbered `p`; 0 past the last pattern (a number
-/// that never occurs in a table entry).
-const fn pattern_worth(role: usize, p: usize) -> i32 {
-    if p < PATTERN_POTENTIAL[role].len() { PATTERN_POTENTIAL[role][p] } else { 0 }
-}
-
-/// [`PACKED_POTENTIAL`] of a pattern pair.
-#[inline(always)]
-fn packed_potential(pair: PatternPair) -> i128 {
-    PACKED_POTENTIAL[usize::from(pair & 0xFF)]
-}
-
 /// Toggles cell `row` in the threat-cell sets of the `flags` (bit `4 · colour + kind`).
 #[inline(always)]
 fn toggle_kinds<B: Bitboard>(kind_cells: &mut [[B; KINDS]; 2], row: usize, mut flags: u8) {
@@ -299,20 +269,20 @@ fn toggle_kinds<B: Bitboard>(kind_cells: &mut [[B; KINDS]; 2], row: usize, mut f
 
 /// One pattern pair changed by a placement: where (flat key index), its value before, and
 /// what the change did to its cell's other state — the threat-kind flags it toggled (see
-/// [`LineKeys::track_kinds`]) and what it added to the cell's combination indices (0 when
-/// the placement kept no sums) — so that removing the stone undoes them with no lookup.
+/// [`LineKeys::track_kinds`]) and the XOR it applied to the cell's key (0 when the
+/// placement kept no sums) — so that removing the stone undoes them with no lookup.
 /// A stone sees each cell along one line only, so a placement changes at most one pair per
 /// cell and its changes can be undone in any order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct Change {
     slot: u16,
     old: PatternPair,
-    combo_delta: u32,
+    key_change: u32,
     toggled: u8,
 }
 
 impl Change {
-    const NONE: Change = Change { slot: 0, old: 0, combo_delta: 0, toggled: 0 };
+    const NONE: Change = Change { slot: 0, old: 0, key_change: 0, toggled: 0 };
 }
 
 /// What undoing one placement needs: the stone's code, where its changes start, the sums
@@ -335,18 +305,17 @@ pub struct LineKeys<B: 'static, const SLOTS: usize> {
     /// `pairs[cell][direction]` = the table entry of the key (black's and white's pattern);
     /// for an occupied cell, the entry when its stone was placed (see [`LineKeys::update`]).
     pairs: Box<[[PatternPair; 4]; SLOTS]>,
-    /// Per cell, the sum of its four pairs' combination digits (both colours' combination
-    /// indices, see [`super::combo::ComboTable::digits`]); for an occupied cell, the sum
-    /// when its stone was placed, as for `pairs`.
-    combo_indices: Box<[u32; SLOTS]>,
+    /// Per cell, its four pairs' patterns as nibbles, black's in the low 16 bits and
+    /// white's in the high 16 (the key of its pattern codes, see [`super::code`]); for an
+    /// occupied cell, the key when its stone was placed, as for `pairs`.
+    cell_keys: Box<[u32; SLOTS]>,
     /// Per cell, 1 if it is empty, else 0 (cells holding a stone get no new entries and do
     /// not count in the sums): one byte per cell, so make counts the empty seers with a
     /// load and an addition.
     vacant: Box<[u8; SLOTS]>,
-    /// Per colour and role, the sum of `PATTERN_POTENTIAL` over the empty cells' four
-    /// patterns and of `COMBO_POTENTIAL` over their combination classes
-    /// ([`super::combo`]), packed as in [`PACKED_POTENTIAL`]: every term is at least 0, so
-    /// each sum is exactly its 32-bit field.
+    /// Per colour and role, the sum over the empty cells of their pattern codes' worths
+    /// ([`super::code::CodeTable`]), packed at [`potential_shift`]: every term is at least
+    /// 0, so each sum is exactly its 32-bit field.
     potential: i128,
     /// [`PatternState::empty_board_lead`]: black's sum with the side to move's weights less
     /// white's with the waiting side's, on the empty board.
@@ -359,7 +328,7 @@ pub struct LineKeys<B: 'static, const SLOTS: usize> {
     tables: &'static KeyTables<B>,
     /// Whether the state is maintained (see [`PatternState::deactivate`]).
     active: bool,
-    /// Whether placements update `potential` and `combo_indices` (see
+    /// Whether placements update `potential` and `cell_keys` (see
     /// [`PatternState::keep_sums`]).
     sums: bool,
     /// The pattern pairs each placement changed, oldest first, so that removing a stone
@@ -412,14 +381,10 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
         toggled
     }
 
-    /// Takes the four patterns of `cell` (now occupied) and their combination out of the
-    /// sums.
+    /// Takes the pattern codes of `cell` (now occupied) out of the sums.
     #[inline(always)]
     fn uncount_cell(&mut self, cell: Cell) {
-        for &pair in &self.pairs[cell.index()] {
-            self.potential -= packed_potential(pair);
-        }
-        self.potential -= self.table.combos().worth(self.combo_indices[cell.index()]);
+        self.potential -= self.table.codes().worth(self.cell_keys[cell.index()]);
     }
 
     /// The pattern black would make on the empty `cell` along `dir` if black stones stood on
@@ -487,23 +452,16 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
                 0
             };
             self.pairs.as_flattened_mut()[index] = new_pair;
-            let mut combo_delta = 0;
+            let mut key_change = 0;
             if SUMS {
-                potential += packed_potential(new_pair) - packed_potential(old_pair);
-                // Most changes are between weak patterns, which leave the cell's
-                // combination indices as they were.
-                let combos = self.table.combos();
-                let (old_digits, new_digits) = (combos.digits(old_pair), combos.digits(new_pair));
-                if old_digits != new_digits {
-                    // (A colour's part may fall: the delta wraps, the sum does not.)
-                    combo_delta = new_digits.wrapping_sub(old_digits);
-                    let indices = &mut self.combo_indices[index >> 2 & (SLOTS - 1)];
-                    let before = *indices;
-                    *indices = before.wrapping_add(combo_delta);
-                    potential += combos.worth(*indices) - combos.worth(before);
-                }
+                let codes = self.table.codes();
+                key_change = code::key_change(old_pair, new_pair, index & 3);
+                let cell_key = &mut self.cell_keys[index >> 2 & (SLOTS - 1)];
+                let before = *cell_key;
+                *cell_key = before ^ key_change;
+                potential += codes.worth(*cell_key) - codes.worth(before);
             }
-            changes[changed] = Change { slot, old: old_pair, combo_delta, toggled };
+            changes[changed] = Change { slot, old: old_pair, key_change, toggled };
             changed += 1;
         }
         self.changes.extend_from_slice(&changes[..changed]);
@@ -520,14 +478,14 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
             keys[slot_index::<SLOTS>(slot)] -= code * u32::from(weight);
         }
         let pairs = self.pairs.as_flattened_mut();
-        for &Change { slot, old, combo_delta, toggled } in &self.changes[changes_start..] {
+        for &Change { slot, old, key_change, toggled } in &self.changes[changes_start..] {
             let slot = slot_index::<SLOTS>(slot);
             let row = slot >> 2 & (SLOTS - 1);
             if toggled != 0 {
                 toggle_kinds(&mut self.kind_cells, row, toggled);
             }
             pairs[slot] = old;
-            self.combo_indices[row] = self.combo_indices[row].wrapping_sub(combo_delta);
+            self.cell_keys[row] ^= key_change;
         }
         self.changes.truncate(changes_start);
     }
@@ -536,30 +494,29 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
 impl<B: KeyedBitboard, const SLOTS: usize> PatternState<B> for LineKeys<B, SLOTS> {
     fn new(rule: Rule, geometry: Geometry) -> Self {
         let table = PatternTable::of(rule);
-        let combos = table.combos();
+        let codes = table.codes();
         debug_assert_eq!(SLOTS, B::STORAGE_BITS as usize, "a key per storage bit");
         let tables = B::key_tables(geometry);
         let keys: Box<[[u32; 4]; SLOTS]> =
             tables.empty_keys.clone().into_boxed_slice().try_into().expect("a key per slot");
         let mut pairs = Box::new([[0; 4]; SLOTS]);
-        let mut combo_indices = Box::new([0; SLOTS]);
+        let mut cell_keys = Box::new([0; SLOTS]);
         let mut potential = 0;
         for cell in geometry.all_cells() {
             let c = cell.index();
             for d in 0..4 {
                 let pair = table.pair(keys[c][d]);
                 pairs[c][d] = pair;
-                potential += packed_potential(pair);
-                combo_indices[c] += combos.digits(pair);
+                cell_keys[c] ^= code::key_change(0, pair, d);
             }
-            potential += combos.worth(combo_indices[c]);
+            potential += codes.worth(cell_keys[c]);
         }
         let sum = |color, role| (potential >> potential_shift(color, role)) as u32 as i32;
         let empty_board_lead = sum(Color::Black, Role::ToMove) - sum(Color::White, Role::Waiting);
         LineKeys {
             keys,
             pairs,
-            combo_indices,
+            cell_keys,
             vacant: Box::new([1; SLOTS]),
             potential,
             empty_board_lead,
@@ -626,7 +583,7 @@ impl<B: KeyedBitboard, const SLOTS: usize> PatternState<B> for LineKeys<B, SLOTS
         let sums = self.frames.iter().all(|frame| frame.sums);
         let empty_agree = empty.iter().all(|c| {
             fresh.pairs[c.index()] == self.pairs[c.index()]
-                && (!sums || fresh.combo_indices[c.index()] == self.combo_indices[c.index()])
+                && (!sums || fresh.cell_keys[c.index()] == self.cell_keys[c.index()])
         });
         let kinds_agree = (0..2).all(|color| {
             (0..KINDS).all(|kind| {

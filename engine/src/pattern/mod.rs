@@ -15,6 +15,7 @@
 // run it, to check what was built in.
 #[cfg_attr(not(test), allow(dead_code))]
 mod classify;
+pub mod code;
 pub mod combo;
 pub mod keys;
 pub mod pair;

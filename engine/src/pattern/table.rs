@@ -40,7 +40,7 @@ pub use super::classify::{
     CODE_BLACK, CODE_EMPTY, CODE_WALL, CODE_WHITE, COMPACT_KEYS, HALF, KEYS, SIDE_KEYS,
     SIDE_OFFSET, slot, swap_colours,
 };
-use super::combo::ComboTable;
+use super::code::CodeTable;
 use super::pair::{PatternPair, pack_pair, pair_pattern};
 use crate::color::Color;
 use crate::rules::Rule;
@@ -73,11 +73,11 @@ pub fn compact_key(key: u32) -> u32 {
 }
 
 /// The patterns for black and white of every line under one rule, by compact key, and the
-/// rule's combination worths (built together, on first use).
+/// worths of the rule's pattern codes (built together, on first use).
 pub struct PatternTable {
     /// `entries[compact key]`: both colours' patterns and threat kinds.
     entries: Vec<PatternPair>,
-    combos: ComboTable,
+    codes: CodeTable,
 }
 
 impl std::fmt::Debug for PatternTable {
@@ -100,7 +100,7 @@ impl PatternTable {
             .iter()
             .map(|&b| pack_pair(Pattern::from_u8(b & 15), Pattern::from_u8(b >> 4)))
             .collect();
-        PatternTable { entries, combos: ComboTable::generate(rule) }
+        PatternTable { entries, codes: CodeTable::generate(rule) }
     }
 
     /// The table of `rule` (unpacked from the built-in bytes on first use).
@@ -127,10 +127,10 @@ impl PatternTable {
         self.entries[compact as usize]
     }
 
-    /// The worths of the combination classes under this table's rule.
+    /// The worths of the pattern codes under this table's rule.
     #[inline(always)]
-    pub fn combos(&self) -> &ComboTable {
-        &self.combos
+    pub fn codes(&self) -> &CodeTable {
+        &self.codes
     }
 }
 
