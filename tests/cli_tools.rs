@@ -365,7 +365,8 @@ fn datagen_labels_every_position_of_its_games_the_same_way_on_any_thread_count()
     use mnk_engine::size::BoardSize;
     let args = |threads: &'static str| {
         let mut args: Vec<&str> = "datagen --games 3 --rules freestyle,renju --sizes 7,11x6 \
-                                   --nodes 300 --opening-nodes 300 --max-score 1000 --seed 5"
+                                   --nodes 300 --opening-nodes 300 --max-score 1000 --seed 5 \
+                                   --set threat_nodes_percent=50"
             .split_whitespace()
             .collect();
         args.extend(["--threads", threads]);
@@ -375,6 +376,7 @@ fn datagen_labels_every_position_of_its_games_the_same_way_on_any_thread_count()
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let lines = stdout_lines(&out);
     assert!(lines[0].starts_with("# pbrain-mnk datagen --games 3 --rules freestyle,renju"));
+    assert!(lines[0].ends_with("--seed 5 --set threat_nodes_percent=50"), "{}", lines[0]);
     assert_eq!(lines[1], "# GAME SIZE RULE MOVES SCORE BEST RESULT");
     let mut games_seen = Vec::new();
     let mut last: Option<(usize, Game, String)> = None;
@@ -419,6 +421,8 @@ fn datagen_labels_every_position_of_its_games_the_same_way_on_any_thread_count()
         &["datagen", "--sizes", "5"][..],
         &["datagen", "--games", "0"],
         &["datagen", "--rules", "go"],
+        &["datagen", "--set", "threat_nodes_percent=101"],
+        &["datagen", "--set", "no_such_tunable=1"],
     ] {
         let out = pbrain(bad);
         assert_eq!(out.status.code(), Some(2), "{bad:?}");

@@ -281,9 +281,10 @@ impl<'t, B: Storage> Searcher<'t, B> {
     }
 
     /// `nodes` of a root threat-search budget, scaled by the strength's share (see
-    /// [`Searcher::with_level`]).
+    /// [`Searcher::with_level`]) and by `threat_nodes_percent`.
     fn threat_budget(&self, nodes: u64) -> u64 {
-        (nodes as f64 * self.threat_share) as u64
+        let percent = f64::from(self.params.threat_nodes_percent) / 100.0;
+        (nodes as f64 * self.threat_share * percent) as u64
     }
 
     /// Runs iterative deepening and returns the best move of the last completed iteration,

@@ -134,6 +134,10 @@ search_params! {
     leaf_vcf_fours = 6 in 1..=20 step 1;
     /// The share of the turn the root's threat searches (VCF, VCT) may take, in percent.
     threat_time_percent = 30 in 0..=60 step 4;
+    /// The root's threat searches' node budgets, in percent of their full size: the bound on
+    /// their work when no clock bounds it (a node-limited search counts main-search nodes
+    /// only, and at 100 % its root threat searches can take many times those).
+    threat_nodes_percent = 100 in 0..=100 step 10;
 }
 
 impl SearchParams {

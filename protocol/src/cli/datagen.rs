@@ -74,6 +74,11 @@ pub(crate) struct Args {
     /// Games played at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: u16,
+    /// Sets a tunable of the games' searches (repeatable; pbrain-mnk help params lists
+    /// them), for example threat_nodes_percent=5: at a few thousand nodes a move, full root
+    /// threat searches take most of the time.
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = super::parse_param)]
+    set: Vec<String>,
 }
 
 /// Random openings judged per game before the closest to balanced is taken (`--max-score`'s
@@ -92,7 +97,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     writeln!(
         out,
         "# pbrain-mnk datagen --games {} --rules {} --sizes {} --nodes {} --stones {} \
-         --opening-nodes {} --max-score {} --seed {}",
+         --opening-nodes {} --max-score {} --seed {}{}",
         args.games,
         rules.join(","),
         sizes.join(","),
@@ -100,8 +105,10 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         args.stones,
         args.opening_nodes,
         args.max_score,
-        args.seed
+        args.seed,
+        args.set.iter().map(|s| format!(" --set {s}")).collect::<String>()
     )?;
+    let params = super::search_params(&args.set).expect("--set was checked as it was parsed");
     writeln!(out, "# GAME SIZE RULE MOVES SCORE BEST RESULT")?;
     let games = args.games as usize;
     let next = AtomicUsize::new(0);
@@ -111,6 +118,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             let (sender, next) = (sender.clone(), &next);
             scope.spawn(move || {
                 let mut engine = Engine::with_hash_bytes(TABLE_BYTES);
+                engine.set_params(params);
                 loop {
                     let game = next.fetch_add(1, Ordering::Relaxed);
                     if game >= games {

@@ -54,7 +54,7 @@ pub(crate) struct Cli {
 }
 
 /// A `--set` assignment, checked against the tunables' names and ranges.
-fn parse_param(assignment: &str) -> Result<String, ParamError> {
+pub(crate) fn parse_param(assignment: &str) -> Result<String, ParamError> {
     SearchParams::default().assign(assignment).map(|()| assignment.to_string())
 }
 
