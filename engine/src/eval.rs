@@ -26,33 +26,27 @@ pub const WINDOW_WEIGHT: [Score; 6] = [0, 1, 6, 40, 300, 0];
 /// [`crate::pattern::weights::PATTERN_POTENTIAL`]).
 pub const TEMPO: Score = 8;
 
-/// The side to move's lead in the potentials on the empty 15×15 board, in potential units
-/// ([`crate::pattern::keys::PatternState::empty_board_lead`]): the weights were fitted on
-/// 15×15 games. Most of the worth of having the move is in the side to move's own weights,
-/// which count every empty cell's patterns higher, so on a larger board the lead grows with
-/// the area (on the empty 20×20 board by 1,280 units, 320 evaluation units) although a move
-/// is worth no more there. The evaluation takes off what a board's empty lead has beyond this
-/// one: far from the stones the larger board only adds empty cells, and a side to move's
-/// lead beyond any the weights were fitted on would shift every score of the search's
-/// alternate plies against the others, further than its margins were tuned for. A smaller
-/// board's lead is left as it is: it is within the fitted range (a 15×15 board with stones
-/// on it has as few empty cells).
-pub const FITTED_EMPTY_BOARD_LEAD: i32 = 1408;
-
 /// The evaluation of `board` for the side to move. On the gomoku boards it is the difference of the
 /// two sides' pattern potentials, the side to move's counted with its own weights and the
 /// opponent's with the waiting side's, kept incrementally by the line keys
-/// ([`crate::pattern::weights::PATTERN_POTENTIAL`]); on the small boards it counts windows.
+/// ([`crate::pattern::code::CodeTable`]); on the small boards it counts windows.
+///
+/// Most of the worth of having the move is in the side to move's own weights, which count
+/// every empty cell's codes higher, so on a board larger than 15×15 (where the weights were
+/// fitted) the side to move's lead grows with the area although a move is worth no more
+/// there: the evaluation takes off what the empty board's lead has beyond the empty 15×15
+/// board's ([`PatternState::size_lead`]). Far from the stones the larger board only adds
+/// empty cells, so the correction holds through the game. A smaller board's lead is left as
+/// it is: a 15×15 board with stones on it has as few empty cells.
 pub fn evaluate<B: Storage>(board: &Board<B>) -> Score {
     let side = board.side_to_move();
     let lines = board.patterns();
     if let (Some(me), Some(them), Some(lead)) = (
         lines.potential(side, Role::ToMove),
         lines.potential(side.opponent(), Role::Waiting),
-        lines.empty_board_lead(),
+        lines.size_lead(),
     ) {
-        let size_lead = (lead - FITTED_EMPTY_BOARD_LEAD).max(0);
-        return (TEMPO + (me - them - size_lead) / POTENTIAL_SCALE).clamp(-MAX_EVAL, MAX_EVAL);
+        return (TEMPO + (me - them - lead) / POTENTIAL_SCALE).clamp(-MAX_EVAL, MAX_EVAL);
     }
     let me = board.stones(board.side_to_move());
     let them = board.stones(board.side_to_move().opponent());
@@ -72,6 +66,7 @@ pub fn evaluate<B: Storage>(board: &Board<B>) -> Score {
 mod tests {
     use super::*;
     use crate::bitboard::{Bits32, Bits256};
+    use crate::color::Color;
     use crate::rules::Rule;
 
     #[test]
@@ -95,19 +90,40 @@ mod tests {
     #[test]
     fn the_side_to_move_leads_by_as_much_on_every_empty_board_larger_than_fifteen() {
         use crate::game::Game;
+        use crate::pattern::keys::PatternState;
         use crate::size::BoardSize;
-        let empty = |w, h| {
-            let game = Game::new(BoardSize::new(w, h).expect("a size mnk plays"), Rule::Renju);
-            crate::with_game!(&game, b => evaluate(b))
-        };
-        let fifteen = Board::<Bits256>::new(Rule::Freestyle);
-        assert_eq!(fifteen.patterns().empty_board_lead(), Some(FITTED_EMPTY_BOARD_LEAD));
-        for (w, h) in [(15, 15), (20, 20), (22, 22), (16, 16), (22, 14)] {
-            assert_eq!(empty(w, h), evaluate(&fifteen), "{w}×{h}");
+        fn size_lead<B: Storage>(board: &Board<B>) -> Option<i32> {
+            board.patterns().size_lead()
         }
-        // Smaller boards keep their own, smaller lead (the fit saw as few empty cells).
-        for (w, h, lead) in [(11, 11, 176), (9, 6, 63), (16, 9, 213)] {
-            assert_eq!(empty(w, h), lead, "{w}×{h}");
+        for rule in Rule::ALL {
+            let empty = |w, h| {
+                let game = Game::new(BoardSize::new(w, h).expect("a size mnk plays"), rule);
+                let size_lead = crate::with_game!(&game, b => size_lead(b));
+                (crate::with_game!(&game, b => evaluate(b)), size_lead)
+            };
+            let fifteen = empty(15, 15);
+            assert_eq!(fifteen.1, Some(0), "{rule}");
+            // The table's 15×15 lead, from the cells' distances to the edges, is the lead the
+            // incremental state sums on the empty board.
+            let board = Board::<Bits256>::new(rule);
+            let lines = board.patterns();
+            let (me, them) = (
+                lines.potential(Color::Black, Role::ToMove),
+                lines.potential(Color::White, Role::Waiting),
+            );
+            let table = crate::pattern::table::PatternTable::of(rule);
+            assert_eq!(Some(table.fifteen_lead()), me.zip(them).map(|(m, t)| m - t), "{rule}");
+            for (w, h) in [(20, 20), (22, 22), (16, 16), (22, 14)] {
+                let (eval, size_lead) = empty(w, h);
+                assert_eq!(eval, fifteen.0, "{rule} {w}×{h}");
+                assert!(size_lead > Some(0), "{rule} {w}×{h}");
+            }
+            // Smaller boards keep their own, smaller lead (the fit saw as few empty cells).
+            for (w, h) in [(11, 11), (9, 6), (16, 9)] {
+                let (eval, size_lead) = empty(w, h);
+                assert_eq!(size_lead, Some(0), "{rule} {w}×{h}");
+                assert!(eval < fifteen.0, "{rule} {w}×{h}");
+            }
         }
     }
 

@@ -17,6 +17,7 @@ use std::sync::LazyLock;
 
 use super::Pattern;
 use super::combo::{combo_of, forbids_doubles};
+use super::learned;
 use super::pair::PatternPair;
 use super::weights::{COMBO_POTENTIAL, PATTERN_POTENTIAL, Role, potential_shift};
 use crate::color::Color;
@@ -95,10 +96,39 @@ pub fn patterns_of(pcode: u16) -> [Pattern; 4] {
     CODES.patterns[usize::from(pcode)]
 }
 
-/// What a pattern code is worth today for `color` under `rule` with `role`'s weights, in
-/// potential units: the sum of its patterns' [`PATTERN_POTENTIAL`] and of its combination
-/// class's [`COMBO_POTENTIAL`] (see [`super::combo`]). At least 0.
+/// Number of learned evaluation tables: freestyle, standard, renju's black, renju's white
+/// (see [`eval_table`]).
+pub const EVAL_TABLES: usize = 4;
+
+/// The learned table that prices `color`'s codes under `rule`: one per rule where the
+/// colours play by the same rules, one per colour under renju; `None` under caro, which keeps
+/// the [`prior_worth`].
+pub const fn eval_table(rule: Rule, color: Color) -> Option<usize> {
+    match (rule, color) {
+        (Rule::Freestyle, _) => Some(0),
+        (Rule::Standard, _) => Some(1),
+        (Rule::Renju, Color::Black) => Some(2),
+        (Rule::Renju, Color::White) => Some(3),
+        (Rule::Caro | Rule::CaroExact, _) => None,
+    }
+}
+
+/// What a pattern code is worth for `color` under `rule` with `role`'s weights, in potential
+/// units: the learned table's value ([`super::learned`]) where there is one, else the
+/// [`prior_worth`]. At least 0.
 pub fn code_worth(rule: Rule, color: Color, role: Role, pcode: u16) -> i32 {
+    match eval_table(rule, color) {
+        Some(table) if table < learned::TABLES.len() => {
+            learned::TABLES[table][role as usize][usize::from(pcode)]
+        }
+        _ => prior_worth(rule, color, role, pcode),
+    }
+}
+
+/// What a pattern code was worth before the learned tables, and what the trainer pulls them
+/// towards, in potential units: the sum of its patterns' [`PATTERN_POTENTIAL`] and of its
+/// combination class's [`COMBO_POTENTIAL`] (see [`super::combo`]). At least 0.
+pub fn prior_worth(rule: Rule, color: Color, role: Role, pcode: u16) -> i32 {
     let patterns = patterns_of(pcode);
     let lines: i32 = patterns.iter().map(|&p| PATTERN_POTENTIAL[role as usize][p as usize]).sum();
     let combo = combo_of(patterns, forbids_doubles(rule, color))

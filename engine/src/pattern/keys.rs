@@ -45,10 +45,11 @@ pub trait PatternState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'st
     /// empty cells of the worth of what its stone would make there, see
     /// [`super::code::CodeTable`]), if this board keeps patterns.
     fn potential(&self, color: Color, role: Role) -> Option<i32>;
-    /// The side to move's lead in the potentials on the empty board of this size, its
-    /// own weights against the waiting side's (see [`crate::eval`]), if this board keeps
-    /// patterns: it grows with the board's area.
-    fn empty_board_lead(&self) -> Option<i32>;
+    /// How much more the side to move leads by in the potentials on the empty board of this
+    /// size than on the empty 15×15 board (its own weights against the waiting side's; 0 if
+    /// not more), if this board keeps patterns: the lead grows with the board's area, and
+    /// the evaluation takes this off (see [`crate::eval`]).
+    fn size_lead(&self) -> Option<i32>;
     /// The empty cells where a stone of `color` would make a pattern of `kind` in some
     /// direction, if this board keeps patterns — together with occupied cells that mean
     /// nothing (callers intersect with the empty cells).
@@ -104,7 +105,7 @@ impl<B: Bitboard> PatternState<B> for NoPatterns {
     fn potential(&self, _: Color, _: Role) -> Option<i32> {
         None
     }
-    fn empty_board_lead(&self) -> Option<i32> {
+    fn size_lead(&self) -> Option<i32> {
         None
     }
     #[inline(always)]
@@ -257,6 +258,13 @@ impl Neighbours {
     }
 }
 
+/// The side to move's lead in packed potentials: black's sum with the side to move's worths
+/// less white's with the waiting side's.
+pub(crate) fn lead(potential: i128) -> i32 {
+    let sum = |color, role| (potential >> potential_shift(color, role)) as u32 as i32;
+    sum(Color::Black, Role::ToMove) - sum(Color::White, Role::Waiting)
+}
+
 /// Toggles cell `row` in the threat-cell sets of the `flags` (bit `4 · colour + kind`).
 #[inline(always)]
 fn toggle_kinds<B: Bitboard>(kind_cells: &mut [[B; KINDS]; 2], row: usize, mut flags: u8) {
@@ -317,9 +325,8 @@ pub struct LineKeys<B: 'static, const SLOTS: usize> {
     /// ([`super::code::CodeTable`]), packed at [`potential_shift`]: every term is at least
     /// 0, so each sum is exactly its 32-bit field.
     potential: i128,
-    /// [`PatternState::empty_board_lead`]: black's sum with the side to move's weights less
-    /// white's with the waiting side's, on the empty board.
-    empty_board_lead: i32,
+    /// [`PatternState::size_lead`].
+    size_lead: i32,
     /// Per colour and threat kind, the cells with any such direction (boxed: keeps the
     /// board itself small to move and clone).
     kind_cells: Box<[[B; KINDS]; 2]>,
@@ -511,15 +518,14 @@ impl<B: KeyedBitboard, const SLOTS: usize> PatternState<B> for LineKeys<B, SLOTS
             }
             potential += codes.worth(cell_keys[c]);
         }
-        let sum = |color, role| (potential >> potential_shift(color, role)) as u32 as i32;
-        let empty_board_lead = sum(Color::Black, Role::ToMove) - sum(Color::White, Role::Waiting);
+        let size_lead = (lead(potential) - table.fifteen_lead()).max(0);
         LineKeys {
             keys,
             pairs,
             cell_keys,
             vacant: Box::new([1; SLOTS]),
             potential,
-            empty_board_lead,
+            size_lead,
             kind_cells: Box::new([[B::EMPTY; KINDS]; 2]),
             table,
             tables,
@@ -611,8 +617,8 @@ impl<B: KeyedBitboard, const SLOTS: usize> PatternState<B> for LineKeys<B, SLOTS
     }
 
     #[inline(always)]
-    fn empty_board_lead(&self) -> Option<i32> {
-        self.active.then_some(self.empty_board_lead)
+    fn size_lead(&self) -> Option<i32> {
+        self.active.then_some(self.size_lead)
     }
 
     #[inline(always)]

@@ -18,6 +18,7 @@ mod classify;
 pub mod code;
 pub mod combo;
 pub mod keys;
+pub mod learned;
 pub mod pair;
 pub mod table;
 pub mod weights;

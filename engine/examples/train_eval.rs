@@ -1,0 +1,468 @@
+//! Fits the learned evaluation tables (`engine/src/pattern/learned.rs`; see
+//! `docs/learning.md`): a worth per pattern code, role and table (freestyle, standard,
+//! renju's black, renju's white), by logistic regression on mnk's self-play games.
+//!
+//! ```text
+//! cargo run --release -p mnk-engine --example train_eval -- pack POSITIONS > GAMES
+//! cargo run --release -p mnk-engine --example train_eval -- fit [OPTIONS] GAMES... > learned.rs
+//! ```
+//!
+//! `pack` turns a `pbrain-mnk datagen` file (a line per position, each with every move
+//! before it) into a line per game, about a twentieth of the size, which is what the
+//! repository keeps:
+//!
+//! ```text
+//! GAME SIZE RULE RESULT OPENING MOVES
+//! 7 15 renju 0 h8,i9,g7 j10:-35,k11:40,...
+//! ```
+//!
+//! `RESULT` is black's (1, 0.5, 0), `OPENING` the stones before the first search, `MOVES`
+//! each searched move with its search's score for the side that played it.
+//!
+//! `fit` replays the games; every position in which neither side can make five is a sample
+//! whose target is `λ · result + (1 − λ) · σ(score / 600)` for the side to move, and whose
+//! prediction is `σ(eval / 600)`, `eval` being the engine's evaluation with the tables being
+//! fitted: `TEMPO + (Σ own codes' to-move worths − Σ opponent codes' waiting worths) / 4` over
+//! the empty cells, less a larger board's extra empty-board lead (see `mnk_engine::eval`).
+//! Adam minimises the cross-entropy plus `pull / 2 · Σ (w − prior)²`, the pull towards the
+//! worths before any learning (`prior_worth`), so that codes seen rarely keep sane values.
+//! One game in ten (by its place in the input) is held out. Every computation runs in a fixed
+//! order, so the same games and options give the same file byte for byte, on any machine.
+//!
+//! Options: `--passes N` (400), `--lambda L` (0.5), `--pull P` (0.0001), `--step S` (2.0,
+//! Adam's step in potential units).
+
+use std::io::{BufRead, Write};
+
+use mnk_engine::bitboard::Bitboard;
+use mnk_engine::board::Board;
+use mnk_engine::color::Color;
+use mnk_engine::eval::TEMPO;
+use mnk_engine::game::Game;
+use mnk_engine::notation::{format_pos, parse_moves};
+use mnk_engine::pattern::code::{EVAL_TABLES, PCODES, eval_table, pcode_of, prior_worth};
+use mnk_engine::pattern::keys::PatternState;
+use mnk_engine::pattern::weights::{POTENTIAL_SCALE, Role};
+use mnk_engine::rules::Rule;
+use mnk_engine::size::BoardSize;
+use mnk_engine::storage::Storage;
+use mnk_engine::with_game;
+
+/// The evaluation's scale in the prediction `σ(eval / SCALE)`.
+const SCALE: f64 = 600.0;
+/// Weights: tables × roles × codes.
+const WEIGHTS: usize = EVAL_TABLES * 2 * PCODES;
+/// The gradient is summed over this many fixed slices of the samples, then the slices in
+/// order: the sums do not depend on the number of threads.
+const SLICES: usize = 16;
+/// The rules with learned tables, for the figures.
+const RULES: [Rule; 3] = [Rule::Freestyle, Rule::Standard, Rule::Renju];
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("pack") if args.len() == 2 => pack(&args[1]),
+        Some("fit") => fit(&args[1..]),
+        _ => fail("usage: train_eval pack POSITIONS | train_eval fit [OPTIONS] GAMES..."),
+    }
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("train_eval: {message}");
+    std::process::exit(2)
+}
+
+fn open(path: &str) -> impl Iterator<Item = String> {
+    let file = std::fs::File::open(path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
+    std::io::BufReader::new(file)
+        .lines()
+        .map(move |line| line.unwrap_or_else(|e| fail(&format!("{path}: {e}"))))
+}
+
+/// One game being packed: its number, size, rule, opening, searched moves, and the result
+/// for the side to move at its first position.
+struct Packing {
+    game: String,
+    size: String,
+    rule: String,
+    opening: Vec<String>,
+    moves: Vec<String>,
+    first_result: String,
+    next_moves: String,
+}
+
+/// `pack`: a datagen file to a line per game on stdout.
+fn pack(path: &str) {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut current: Option<Packing> = None;
+    let emit = |game: Packing, out: &mut dyn Write| {
+        // The side to move at the first position is black if the opening has an even number
+        // of stones.
+        let black_first = game.opening.len().is_multiple_of(2);
+        let black = match (game.first_result.as_str(), black_first) {
+            ("0.5", _) => "0.5",
+            ("1", true) | ("0", false) => "1",
+            _ => "0",
+        };
+        writeln!(
+            out,
+            "{} {} {} {black} {} {}",
+            game.game,
+            game.size,
+            game.rule,
+            game.opening.join(","),
+            game.moves.join(",")
+        )
+        .unwrap_or_else(|e| fail(&format!("writing: {e}")));
+    };
+    for line in open(path).filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split(' ').collect();
+        let [game, size, rule, moves, score, best, result] = fields[..] else {
+            fail(&format!("{path}: not a datagen line: {line}"));
+        };
+        if current.as_ref().is_some_and(|c| c.game != game) {
+            emit(current.take().expect("checked"), &mut out);
+        }
+        match &mut current {
+            Some(packing) => {
+                if packing.next_moves != moves {
+                    fail(&format!("{path}: game {game} does not follow on at: {line}"));
+                }
+                packing.moves.push(format!("{best}:{score}"));
+                packing.next_moves = format!("{moves},{best}");
+            }
+            None => {
+                current = Some(Packing {
+                    game: game.to_string(),
+                    size: size.to_string(),
+                    rule: rule.to_string(),
+                    opening: moves.split(',').map(str::to_string).collect(),
+                    moves: vec![format!("{best}:{score}")],
+                    first_result: result.to_string(),
+                    next_moves: format!("{moves},{best}"),
+                });
+            }
+        }
+    }
+    if let Some(game) = current {
+        emit(game, &mut out);
+    }
+}
+
+/// The options of `fit`.
+struct Options {
+    passes: usize,
+    lambda: f64,
+    pull: f64,
+    step: f64,
+}
+
+/// The samples: each a slice of `features` (weight index, coefficient), its target and rule.
+#[derive(Default)]
+struct Samples {
+    features: Vec<(u32, f32)>,
+    starts: Vec<u32>,
+    targets: Vec<f32>,
+    rules: Vec<u8>,
+    held_out: Vec<bool>,
+}
+
+impl Samples {
+    fn len(&self) -> usize {
+        self.targets.len()
+    }
+
+    fn features(&self, i: usize) -> &[(u32, f32)] {
+        let end = self.starts.get(i + 1).map_or(self.features.len(), |&e| e as usize);
+        &self.features[self.starts[i] as usize..end]
+    }
+
+    fn push(&mut self, features: &[(u32, f32)], target: f64, rule: usize, held_out: bool) {
+        self.starts.push(self.features.len() as u32);
+        self.features.extend_from_slice(features);
+        self.targets.push(target as f32);
+        self.rules.push(rule as u8);
+        self.held_out.push(held_out);
+    }
+}
+
+/// The index of a weight.
+fn weight(table: usize, role: Role, pcode: u16) -> usize {
+    (table * 2 + role as usize) * PCODES + usize::from(pcode)
+}
+
+/// A position's features, summed into a dense scratch row: +1 for each empty cell's code of
+/// the side to move with its to-move worth, −1 for the opponent's with its waiting worth.
+fn add_features<B: Storage>(board: &Board<B>, me: Color, sign: f32, row: &mut [f32]) {
+    let rule = board.rule();
+    let lines = board.patterns();
+    for cell in board.empty_cells().iter() {
+        for (colour, role, s) in [(me, Role::ToMove, sign), (me.opponent(), Role::Waiting, -sign)] {
+            let Some(table) = eval_table(rule, colour) else { return };
+            let patterns = lines.cell_patterns(cell, colour).expect("gomoku boards keep patterns");
+            row[weight(table, role, pcode_of(patterns))] += s;
+        }
+    }
+}
+
+/// The features of a board size's extra lead on the empty board over 15×15 (subtracted from
+/// every position on a larger board, as the evaluation does), as a dense row.
+fn size_lead_row(size: BoardSize, rule: Rule) -> Vec<f32> {
+    let mut row = vec![0.0; WEIGHTS];
+    let area = |s: BoardSize| s.geometry().width() * s.geometry().height();
+    if area(size) > area(BoardSize::FIFTEEN) {
+        for (s, sign) in [(size, 1.0), (BoardSize::FIFTEEN, -1.0)] {
+            let game = Game::new(s, rule);
+            with_game!(&game, b => add_features(b, Color::Black, sign, &mut row));
+        }
+    }
+    row
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Reads the games and makes the samples.
+fn samples(paths: &[String], options: &Options) -> Samples {
+    let mut samples = Samples::default();
+    let mut row = vec![0.0f32; WEIGHTS];
+    let mut lead_rows: Vec<((BoardSize, Rule), Vec<f32>)> = Vec::new();
+    let mut game_index = 0usize;
+    for path in paths {
+        for line in open(path).filter(|l| !l.starts_with('#')) {
+            let fields: Vec<&str> = line.split(' ').collect();
+            let [_, size, rule, result, opening, moves] = fields[..] else {
+                fail(&format!("{path}: not a game line: {line}"));
+            };
+            let bad = |what: &str| -> ! { fail(&format!("{path}: {what}: {line}")) };
+            let size: BoardSize = size.parse().unwrap_or_else(|_| bad("a bad size"));
+            let rule: Rule = rule.parse().unwrap_or_else(|_| bad("a bad rule"));
+            let black_result: f64 = result.parse().unwrap_or_else(|_| bad("a bad result"));
+            let Some(rule_index) = RULES.iter().position(|&r| r == rule) else {
+                continue; // no learned table
+            };
+            let held_out = game_index.is_multiple_of(10);
+            game_index += 1;
+            let mut game =
+                Game::from_notation(size, rule, opening).unwrap_or_else(|_| bad("a bad opening"));
+            if !lead_rows.iter().any(|(key, _)| *key == (size, rule)) {
+                lead_rows.push(((size, rule), size_lead_row(size, rule)));
+            }
+            let lead = &lead_rows.iter().find(|(key, _)| *key == (size, rule)).expect("made").1;
+            for searched in moves.split(',') {
+                let (mv, score) = searched.split_once(':').unwrap_or_else(|| bad("a bad move"));
+                let score: f64 = score.parse().unwrap_or_else(|_| bad("a bad score"));
+                let me = game.side_to_move();
+                let result = if me == Color::Black { black_result } else { 1.0 - black_result };
+                let quiet = with_game!(&game, b => {
+                    b.winning_cells(me).is_empty() && b.winning_cells(me.opponent()).is_empty()
+                });
+                if quiet {
+                    with_game!(&game, b => add_features(b, me, 1.0, &mut row));
+                    let features: Vec<(u32, f32)> = row
+                        .iter()
+                        .zip(lead)
+                        .enumerate()
+                        .filter(|&(_, (&r, &l))| r - l != 0.0)
+                        .map(|(i, (&r, &l))| (i as u32, r - l))
+                        .collect();
+                    row.iter_mut().for_each(|r| *r = 0.0);
+                    let target = options.lambda * result
+                        + (1.0 - options.lambda) * sigmoid(score.clamp(-5000.0, 5000.0) / SCALE);
+                    samples.push(&features, target, rule_index, held_out);
+                }
+                let point = parse_moves(mv).ok().and_then(|p| p.first().copied());
+                let point = point.unwrap_or_else(|| bad("a bad move"));
+                game.try_play(point)
+                    .unwrap_or_else(|_| bad(&format!("{} illegal", format_pos(point))));
+            }
+        }
+    }
+    samples
+}
+
+/// The prediction for sample `i` with weights `w`.
+fn predict(w: &[f64], samples: &Samples, i: usize) -> f64 {
+    let sum: f64 = samples.features(i).iter().map(|&(j, c)| f64::from(c) * w[j as usize]).sum();
+    let eval = f64::from(TEMPO) + sum / f64::from(POTENTIAL_SCALE);
+    sigmoid(eval / SCALE)
+}
+
+/// Cross-entropy against the target, less the target's own entropy (0 for a perfect fit).
+fn loss(p: f64, y: f64) -> f64 {
+    let p = p.clamp(1e-9, 1.0 - 1e-9);
+    let xlogx = |a: f64, b: f64| if a > 0.0 { a * (a / b).ln() } else { 0.0 };
+    xlogx(y, p) + xlogx(1.0 - y, 1.0 - p)
+}
+
+/// Per rule, the mean loss of the training and held-out samples.
+fn losses(w: &[f64], samples: &Samples) -> [[f64; 2]; 3] {
+    let mut sums = [[(0.0, 0usize); 2]; 3];
+    for i in 0..samples.len() {
+        let entry = &mut sums[usize::from(samples.rules[i])][usize::from(samples.held_out[i])];
+        entry.0 += loss(predict(w, samples, i), f64::from(samples.targets[i]));
+        entry.1 += 1;
+    }
+    sums.map(|r| r.map(|(sum, n)| sum / n.max(1) as f64))
+}
+
+fn report(label: &str, w: &[f64], samples: &Samples) -> String {
+    let l = losses(w, samples);
+    let mut text = format!("{label}:");
+    for (rule, [train, held]) in RULES.iter().zip(l) {
+        text += &format!(" {rule} {train:.5} / {held:.5}");
+    }
+    text
+}
+
+/// The gradient of the mean cross-entropy over the training samples.
+fn gradient(w: &[f64], samples: &Samples, train: usize) -> Vec<f64> {
+    let n = samples.len();
+    let slice = n.div_ceil(SLICES);
+    let parts: Vec<Vec<f64>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..SLICES)
+            .map(|s| {
+                scope.spawn(move || {
+                    let mut g = vec![0.0; WEIGHTS];
+                    for i in (s * slice)..((s + 1) * slice).min(n) {
+                        if samples.held_out[i] {
+                            continue;
+                        }
+                        let d = (predict(w, samples, i) - f64::from(samples.targets[i]))
+                            / SCALE
+                            / f64::from(POTENTIAL_SCALE);
+                        for &(j, c) in samples.features(i) {
+                            g[j as usize] += d * f64::from(c);
+                        }
+                    }
+                    g
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("a gradient thread panicked")).collect()
+    });
+    let mut g = vec![0.0; WEIGHTS];
+    for part in parts {
+        for (a, b) in g.iter_mut().zip(part) {
+            *a += b;
+        }
+    }
+    g.iter_mut().for_each(|a| *a /= train.max(1) as f64);
+    g
+}
+
+fn fit(args: &[String]) {
+    let mut options = Options { passes: 400, lambda: 0.5, pull: 1e-4, step: 2.0 };
+    let mut paths = Vec::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| -> f64 {
+            let v = it.next().unwrap_or_else(|| fail(&format!("{name} needs a value")));
+            v.parse().unwrap_or_else(|_| fail(&format!("{name}: not a number: {v}")))
+        };
+        match arg.as_str() {
+            "--passes" => options.passes = value("--passes") as usize,
+            "--lambda" => options.lambda = value("--lambda"),
+            "--pull" => options.pull = value("--pull"),
+            "--step" => options.step = value("--step"),
+            _ if arg.starts_with("--") => fail(&format!("unknown option {arg}")),
+            _ => paths.push(arg.clone()),
+        }
+    }
+    if paths.is_empty() {
+        fail("no game files");
+    }
+    let samples = samples(&paths, &options);
+    let train = samples.held_out.iter().filter(|&&h| !h).count();
+    eprintln!("{} samples, {train} for training", samples.len());
+    let tables = [(Rule::Freestyle, Color::Black), (Rule::Standard, Color::Black)]
+        .into_iter()
+        .chain([(Rule::Renju, Color::Black), (Rule::Renju, Color::White)]);
+    let mut prior = vec![0.0; WEIGHTS];
+    for (table, (rule, colour)) in tables.enumerate() {
+        assert_eq!(eval_table(rule, colour), Some(table));
+        for role in [Role::ToMove, Role::Waiting] {
+            for pcode in 0..PCODES as u16 {
+                prior[weight(table, role, pcode)] =
+                    f64::from(prior_worth(rule, colour, role, pcode));
+            }
+        }
+    }
+    let start = report("prior (training / held out)", &prior, &samples);
+    eprintln!("{start}");
+    let mut w = prior.clone();
+    let (mut m, mut v) = (vec![0.0; WEIGHTS], vec![0.0; WEIGHTS]);
+    let (beta1, beta2) = (0.9f64, 0.999f64);
+    for pass in 1..=options.passes {
+        let g = gradient(&w, &samples, train);
+        for i in 0..WEIGHTS {
+            let gi = g[i] + options.pull * (w[i] - prior[i]);
+            m[i] = beta1 * m[i] + (1.0 - beta1) * gi;
+            v[i] = beta2 * v[i] + (1.0 - beta2) * gi * gi;
+            let m_hat = m[i] / (1.0 - beta1.powi(pass as i32));
+            let v_hat = v[i] / (1.0 - beta2.powi(pass as i32));
+            w[i] -= options.step * m_hat / (v_hat.sqrt() + 1e-12);
+        }
+        if pass % 50 == 0 || pass == options.passes {
+            eprintln!("{}", report(&format!("pass {pass}"), &w, &samples));
+        }
+    }
+    let end = report("fitted (training / held out)", &w, &samples);
+    write_table(&w, &paths, args, &samples, &start, &end);
+}
+
+/// Writes the fitted tables as `learned.rs` on stdout: rounded, and shifted so that every
+/// worth is at least 0 (the packed sums need it). A rule's shift is the same for all its
+/// tables and roles, so it cancels: both sides' sums run over the same empty cells.
+fn write_table(
+    w: &[f64],
+    paths: &[String],
+    args: &[String],
+    samples: &Samples,
+    start: &str,
+    end: &str,
+) {
+    let mut rounded: Vec<i64> = w.iter().map(|x| x.round() as i64).collect();
+    for tables in [&[0][..], &[1], &[2, 3]] {
+        let range = |t: usize| t * 2 * PCODES..(t + 1) * 2 * PCODES;
+        let min = tables.iter().flat_map(|&t| rounded[range(t)].iter().copied()).min();
+        let shift = (-min.unwrap_or(0)).max(0);
+        for &t in tables {
+            rounded[range(t)].iter_mut().for_each(|x| *x += shift);
+        }
+    }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let files: Vec<&str> = paths.iter().map(|p| p.rsplit('/').next().unwrap_or(p)).collect();
+    let mut text = String::new();
+    text += "//! The learned evaluation tables, written by `engine/examples/train_eval.rs`; do not edit.\n";
+    text += "//! Made by:\n//!\n//! ```text\n";
+    text += &format!(
+        "//! cargo run --release -p mnk-engine --example train_eval -- {}\n",
+        args.join(" ")
+    );
+    text += "//! ```\n//!\n";
+    text += &format!("//! from {} ({} samples).\n", files.join(", "), samples.len());
+    text += &format!("//! Loss (cross-entropy less the target's entropy), {start}.\n");
+    text += &format!("//! {end}.\n\n");
+    text += "use super::code::PCODES;\n\n";
+    text += "/// By [`super::code::eval_table`], role and pattern code: the code's worth, in potential units.\n";
+    text += "#[rustfmt::skip]\npub static TABLES: &[[[i32; PCODES]; 2]] = &[\n";
+    for table in 0..EVAL_TABLES {
+        text += "    [\n";
+        for role in 0..2 {
+            text += "        [";
+            for pcode in 0..PCODES {
+                let x = rounded[(table * 2 + role) * PCODES + pcode];
+                if pcode % 20 == 0 {
+                    text += "\n            ";
+                }
+                text += &format!("{x},");
+            }
+            text += "\n        ],\n";
+        }
+        text += "    ],\n";
+    }
+    text += "];\n";
+    out.write_all(text.as_bytes()).unwrap_or_else(|e| fail(&format!("writing: {e}")));
+}
