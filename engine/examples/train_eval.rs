@@ -9,7 +9,7 @@
 //!
 //! `pack` turns a `pbrain-mnk datagen` file (a line per position, each with every move
 //! before it) into a line per game, about a twentieth of the size, which is what the
-//! repository keeps:
+//! repository keeps (gzipped; both subcommands read `.gz` files as they are):
 //!
 //! ```text
 //! GAME SIZE RULE RESULT OPENING MOVES
@@ -26,7 +26,8 @@
 //! the empty cells, less a larger board's extra empty-board lead (see `mnk_engine::eval`).
 //! Adam minimises the cross-entropy plus `pull / 2 · Σ (w − prior)²`, the pull towards the
 //! worths before any learning (`prior_worth`), so that codes seen rarely keep sane values.
-//! One game in ten (by its place in the input) is held out. Every computation runs in a fixed
+//! A game that repeats an earlier one (self-play from a repeated opening repeats itself) is
+//! left out. One game in ten (by its place in the input) is held out. Every computation runs in a fixed
 //! order, so the same games and options give the same file byte for byte, on any machine.
 //!
 //! Options: `--passes N` (400), `--lambda L` (0.5), `--pull P` (0.0001), `--step S` (2.0,
@@ -72,9 +73,15 @@ fn fail(message: &str) -> ! {
     std::process::exit(2)
 }
 
+/// The lines of a file, gunzipped if its name ends in `.gz`.
 fn open(path: &str) -> impl Iterator<Item = String> {
     let file = std::fs::File::open(path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
-    std::io::BufReader::new(file)
+    let reader: Box<dyn std::io::Read> = if path.ends_with(".gz") {
+        Box::new(flate2::read::MultiGzDecoder::new(file))
+    } else {
+        Box::new(file)
+    };
+    std::io::BufReader::new(reader)
         .lines()
         .map(move |line| line.unwrap_or_else(|e| fail(&format!("{path}: {e}"))))
 }
@@ -229,8 +236,18 @@ fn samples(paths: &[String], options: &Options) -> Samples {
     let mut row = vec![0.0f32; WEIGHTS];
     let mut lead_rows: Vec<((BoardSize, Rule), Vec<f32>)> = Vec::new();
     let mut game_index = 0usize;
+    // Self-play repeats itself from a repeated opening: a game is taken once.
+    let mut seen = std::collections::HashSet::new();
+    let mut repeated = 0;
     for path in paths {
         for line in open(path).filter(|l| !l.starts_with('#')) {
+            let Some((_, game_text)) = line.split_once(' ') else {
+                fail(&format!("{path}: not a game line: {line}"));
+            };
+            if !seen.insert(game_text.to_string()) {
+                repeated += 1;
+                continue;
+            }
             let fields: Vec<&str> = line.split(' ').collect();
             let [_, size, rule, result, opening, moves] = fields[..] else {
                 fail(&format!("{path}: not a game line: {line}"));
@@ -279,6 +296,7 @@ fn samples(paths: &[String], options: &Options) -> Samples {
             }
         }
     }
+    eprintln!("{game_index} games ({repeated} repeated games left out)");
     samples
 }
 
@@ -409,20 +427,13 @@ fn fit(args: &[String]) {
         }
     }
     let end = report("fitted (training / held out)", &w, &samples);
-    write_table(&w, &paths, args, &samples, &start, &end);
+    write_table(&w, args, &samples, &start, &end);
 }
 
 /// Writes the fitted tables as `learned.rs` on stdout: rounded, and shifted so that every
 /// worth is at least 0 (the packed sums need it). A rule's shift is the same for all its
 /// tables and roles, so it cancels: both sides' sums run over the same empty cells.
-fn write_table(
-    w: &[f64],
-    paths: &[String],
-    args: &[String],
-    samples: &Samples,
-    start: &str,
-    end: &str,
-) {
+fn write_table(w: &[f64], args: &[String], samples: &Samples, start: &str, end: &str) {
     let mut rounded: Vec<i64> = w.iter().map(|x| x.round() as i64).collect();
     for tables in [&[0][..], &[1], &[2, 3]] {
         let range = |t: usize| t * 2 * PCODES..(t + 1) * 2 * PCODES;
@@ -433,16 +444,16 @@ fn write_table(
         }
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let files: Vec<&str> = paths.iter().map(|p| p.rsplit('/').next().unwrap_or(p)).collect();
     let mut text = String::new();
     text += "//! The learned evaluation tables, written by `engine/examples/train_eval.rs`; do not edit.\n";
     text += "//! Made by:\n//!\n//! ```text\n";
     text += &format!(
-        "//! cargo run --release -p mnk-engine --example train_eval -- {}\n",
+        "//! cargo run --release -p mnk-engine --example train_eval -- fit {}\n",
         args.join(" ")
     );
     text += "//! ```\n//!\n";
-    text += &format!("//! from {} ({} samples).\n", files.join(", "), samples.len());
+    let train = samples.held_out.iter().filter(|&&h| !h).count();
+    text += &format!("//! {} samples, {train} for training.\n", samples.len());
     text += &format!("//! Loss (cross-entropy less the target's entropy), {start}.\n");
     text += &format!("//! {end}.\n\n");
     text += "use super::code::PCODES;\n\n";
