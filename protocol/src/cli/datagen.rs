@@ -179,7 +179,7 @@ fn game_setting(args: &Args, game: usize) -> (Rule, BoardSize) {
 /// Plays game number `game` and returns its lines.
 fn play_game(args: &Args, game: usize, engine: &mut Engine) -> String {
     let (rule, size) = game_setting(args, game);
-    let mut rng = SplitMix64::new(args.seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut rng = SplitMix64::stream(args.seed, game as u64);
     let opening = balanced_opening(args, &mut rng, size, rule);
     let board =
         Game::from_points(size, rule, &opening).expect("random openings are made of legal moves");

@@ -74,7 +74,7 @@ impl SpsaState {
 
     /// Iteration `iteration`'s perturbation of the current values (see the module docs).
     pub fn perturbation(&self, iteration: u64) -> Perturbation {
-        let mut rng = SplitMix64::new(self.seed ^ iteration.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut rng = SplitMix64::stream(self.seed, iteration);
         let signs: Vec<f64> =
             self.values.iter().map(|_| if rng.next_u64() & 1 == 0 { 1.0 } else { -1.0 }).collect();
         let side = |sign: f64| {
