@@ -30,8 +30,9 @@
 //! left out. One game in ten (by its place in the input) is held out. Every computation runs in a fixed
 //! order, so the same games and options give the same file byte for byte, on any machine.
 //!
-//! Options: `--passes N` (400), `--lambda L` (0.5), `--pull P` (0.0001), `--step S` (2.0,
-//! Adam's step in potential units).
+//! Options: `--passes N` (400), `--lambda L` (0.5), `--pull P` (1e-9), `--step S` (2.0,
+//! Adam's step in potential units), `--skip-decisive` (leave out the positions whose search
+//! found a forced win or loss: the search reads those, not the evaluation).
 
 use std::io::{BufRead, Write};
 
@@ -45,6 +46,7 @@ use mnk_engine::pattern::code::{EVAL_TABLES, PCODES, eval_table, pcode_of, prior
 use mnk_engine::pattern::keys::PatternState;
 use mnk_engine::pattern::weights::{POTENTIAL_SCALE, Role};
 use mnk_engine::rules::Rule;
+use mnk_engine::score::{Score, is_decisive};
 use mnk_engine::size::BoardSize;
 use mnk_engine::storage::Storage;
 use mnk_engine::with_game;
@@ -100,9 +102,18 @@ struct Packing {
 
 /// `pack`: a datagen file to a line per game on stdout.
 fn pack(path: &str) {
+    let games = pack_lines(open(path)).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for game in games {
+        writeln!(out, "{game}").unwrap_or_else(|e| fail(&format!("writing: {e}")));
+    }
+}
+
+/// The game lines of datagen's position lines (`#` lines are skipped).
+fn pack_lines(lines: impl Iterator<Item = String>) -> Result<Vec<String>, String> {
+    let mut games = Vec::new();
     let mut current: Option<Packing> = None;
-    let emit = |game: Packing, out: &mut dyn Write| {
+    let emit = |game: Packing| {
         // The side to move at the first position is black if the opening has an even number
         // of stones.
         let black_first = game.opening.len().is_multiple_of(2);
@@ -111,29 +122,21 @@ fn pack(path: &str) {
             ("1", true) | ("0", false) => "1",
             _ => "0",
         };
-        writeln!(
-            out,
-            "{} {} {} {black} {} {}",
-            game.game,
-            game.size,
-            game.rule,
-            game.opening.join(","),
-            game.moves.join(",")
-        )
-        .unwrap_or_else(|e| fail(&format!("writing: {e}")));
+        let (opening, moves) = (game.opening.join(","), game.moves.join(","));
+        format!("{} {} {} {black} {opening} {moves}", game.game, game.size, game.rule)
     };
-    for line in open(path).filter(|l| !l.starts_with('#')) {
+    for line in lines.filter(|l| !l.starts_with('#')) {
         let fields: Vec<&str> = line.split(' ').collect();
         let [game, size, rule, moves, score, best, result] = fields[..] else {
-            fail(&format!("{path}: not a datagen line: {line}"));
+            return Err(format!("not a datagen line: {line}"));
         };
         if current.as_ref().is_some_and(|c| c.game != game) {
-            emit(current.take().expect("checked"), &mut out);
+            games.push(emit(current.take().expect("checked")));
         }
         match &mut current {
             Some(packing) => {
                 if packing.next_moves != moves {
-                    fail(&format!("{path}: game {game} does not follow on at: {line}"));
+                    return Err(format!("game {game} does not follow on at: {line}"));
                 }
                 packing.moves.push(format!("{best}:{score}"));
                 packing.next_moves = format!("{moves},{best}");
@@ -151,9 +154,8 @@ fn pack(path: &str) {
             }
         }
     }
-    if let Some(game) = current {
-        emit(game, &mut out);
-    }
+    games.extend(current.map(emit));
+    Ok(games)
 }
 
 /// The options of `fit`.
@@ -162,6 +164,8 @@ struct Options {
     lambda: f64,
     pull: f64,
     step: f64,
+    /// Whether positions whose search found a forced win or loss are left out.
+    skip_decisive: bool,
 }
 
 /// The samples: each a slice of `features` (weight index, coefficient), its target and rule.
@@ -230,8 +234,8 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Reads the games and makes the samples.
-fn samples(paths: &[String], options: &Options) -> Samples {
+/// Makes the samples of game lines, each with where it comes from (for messages).
+fn samples(lines: impl Iterator<Item = (String, String)>, options: &Options) -> Samples {
     let mut samples = Samples::default();
     let mut row = vec![0.0f32; WEIGHTS];
     let mut lead_rows: Vec<((BoardSize, Rule), Vec<f32>)> = Vec::new();
@@ -239,61 +243,59 @@ fn samples(paths: &[String], options: &Options) -> Samples {
     // Self-play repeats itself from a repeated opening: a game is taken once.
     let mut seen = std::collections::HashSet::new();
     let mut repeated = 0;
-    for path in paths {
-        for line in open(path).filter(|l| !l.starts_with('#')) {
-            let Some((_, game_text)) = line.split_once(' ') else {
-                fail(&format!("{path}: not a game line: {line}"));
-            };
-            if !seen.insert(game_text.to_string()) {
-                repeated += 1;
-                continue;
+    for (path, line) in lines.filter(|(_, l)| !l.starts_with('#')) {
+        let Some((_, game_text)) = line.split_once(' ') else {
+            fail(&format!("{path}: not a game line: {line}"));
+        };
+        if !seen.insert(game_text.to_string()) {
+            repeated += 1;
+            continue;
+        }
+        let fields: Vec<&str> = line.split(' ').collect();
+        let [_, size, rule, result, opening, moves] = fields[..] else {
+            fail(&format!("{path}: not a game line: {line}"));
+        };
+        let bad = |what: &str| -> ! { fail(&format!("{path}: {what}: {line}")) };
+        let size: BoardSize = size.parse().unwrap_or_else(|_| bad("a bad size"));
+        let rule: Rule = rule.parse().unwrap_or_else(|_| bad("a bad rule"));
+        let black_result: f64 = result.parse().unwrap_or_else(|_| bad("a bad result"));
+        let Some(rule_index) = RULES.iter().position(|&r| r == rule) else {
+            continue; // no learned table
+        };
+        let held_out = game_index.is_multiple_of(10);
+        game_index += 1;
+        let mut game =
+            Game::from_notation(size, rule, opening).unwrap_or_else(|_| bad("a bad opening"));
+        if !lead_rows.iter().any(|(key, _)| *key == (size, rule)) {
+            lead_rows.push(((size, rule), size_lead_row(size, rule)));
+        }
+        let lead = &lead_rows.iter().find(|(key, _)| *key == (size, rule)).expect("made").1;
+        for searched in moves.split(',') {
+            let (mv, score) = searched.split_once(':').unwrap_or_else(|| bad("a bad move"));
+            let score: f64 = score.parse().unwrap_or_else(|_| bad("a bad score"));
+            let me = game.side_to_move();
+            let result = if me == Color::Black { black_result } else { 1.0 - black_result };
+            let quiet = with_game!(&game, b => {
+                b.winning_cells(me).is_empty() && b.winning_cells(me.opponent()).is_empty()
+            });
+            let decisive = is_decisive(score as Score);
+            if quiet && !(options.skip_decisive && decisive) {
+                with_game!(&game, b => add_features(b, me, 1.0, &mut row));
+                let features: Vec<(u32, f32)> = row
+                    .iter()
+                    .zip(lead)
+                    .enumerate()
+                    .filter(|&(_, (&r, &l))| r - l != 0.0)
+                    .map(|(i, (&r, &l))| (i as u32, r - l))
+                    .collect();
+                row.iter_mut().for_each(|r| *r = 0.0);
+                let target = options.lambda * result
+                    + (1.0 - options.lambda) * sigmoid(score.clamp(-5000.0, 5000.0) / SCALE);
+                samples.push(&features, target, rule_index, held_out);
             }
-            let fields: Vec<&str> = line.split(' ').collect();
-            let [_, size, rule, result, opening, moves] = fields[..] else {
-                fail(&format!("{path}: not a game line: {line}"));
-            };
-            let bad = |what: &str| -> ! { fail(&format!("{path}: {what}: {line}")) };
-            let size: BoardSize = size.parse().unwrap_or_else(|_| bad("a bad size"));
-            let rule: Rule = rule.parse().unwrap_or_else(|_| bad("a bad rule"));
-            let black_result: f64 = result.parse().unwrap_or_else(|_| bad("a bad result"));
-            let Some(rule_index) = RULES.iter().position(|&r| r == rule) else {
-                continue; // no learned table
-            };
-            let held_out = game_index.is_multiple_of(10);
-            game_index += 1;
-            let mut game =
-                Game::from_notation(size, rule, opening).unwrap_or_else(|_| bad("a bad opening"));
-            if !lead_rows.iter().any(|(key, _)| *key == (size, rule)) {
-                lead_rows.push(((size, rule), size_lead_row(size, rule)));
-            }
-            let lead = &lead_rows.iter().find(|(key, _)| *key == (size, rule)).expect("made").1;
-            for searched in moves.split(',') {
-                let (mv, score) = searched.split_once(':').unwrap_or_else(|| bad("a bad move"));
-                let score: f64 = score.parse().unwrap_or_else(|_| bad("a bad score"));
-                let me = game.side_to_move();
-                let result = if me == Color::Black { black_result } else { 1.0 - black_result };
-                let quiet = with_game!(&game, b => {
-                    b.winning_cells(me).is_empty() && b.winning_cells(me.opponent()).is_empty()
-                });
-                if quiet {
-                    with_game!(&game, b => add_features(b, me, 1.0, &mut row));
-                    let features: Vec<(u32, f32)> = row
-                        .iter()
-                        .zip(lead)
-                        .enumerate()
-                        .filter(|&(_, (&r, &l))| r - l != 0.0)
-                        .map(|(i, (&r, &l))| (i as u32, r - l))
-                        .collect();
-                    row.iter_mut().for_each(|r| *r = 0.0);
-                    let target = options.lambda * result
-                        + (1.0 - options.lambda) * sigmoid(score.clamp(-5000.0, 5000.0) / SCALE);
-                    samples.push(&features, target, rule_index, held_out);
-                }
-                let point = parse_moves(mv).ok().and_then(|p| p.first().copied());
-                let point = point.unwrap_or_else(|| bad("a bad move"));
-                game.try_play(point)
-                    .unwrap_or_else(|_| bad(&format!("{} illegal", format_pos(point))));
-            }
+            let point = parse_moves(mv).ok().and_then(|p| p.first().copied());
+            let point = point.unwrap_or_else(|| bad("a bad move"));
+            game.try_play(point).unwrap_or_else(|_| bad(&format!("{} illegal", format_pos(point))));
         }
     }
     eprintln!("{game_index} games ({repeated} repeated games left out)");
@@ -371,7 +373,8 @@ fn gradient(w: &[f64], samples: &Samples, train: usize) -> Vec<f64> {
 }
 
 fn fit(args: &[String]) {
-    let mut options = Options { passes: 400, lambda: 0.5, pull: 1e-4, step: 2.0 };
+    let mut options =
+        Options { passes: 400, lambda: 0.5, pull: 1e-9, step: 2.0, skip_decisive: false };
     let mut paths = Vec::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -384,6 +387,7 @@ fn fit(args: &[String]) {
             "--lambda" => options.lambda = value("--lambda"),
             "--pull" => options.pull = value("--pull"),
             "--step" => options.step = value("--step"),
+            "--skip-decisive" => options.skip_decisive = true,
             _ if arg.starts_with("--") => fail(&format!("unknown option {arg}")),
             _ => paths.push(arg.clone()),
         }
@@ -391,9 +395,22 @@ fn fit(args: &[String]) {
     if paths.is_empty() {
         fail("no game files");
     }
-    let samples = samples(&paths, &options);
+    let lines = paths.iter().flat_map(|path| open(path).map(move |line| (path.clone(), line)));
+    let samples = samples(lines, &options);
     let train = samples.held_out.iter().filter(|&&h| !h).count();
     eprintln!("{} samples, {train} for training", samples.len());
+    let prior = prior();
+    let start = report("prior (training / held out)", &prior, &samples);
+    eprintln!("{start}");
+    let w = train_weights(&samples, &options, &prior, true);
+    let end = report("fitted (training / held out)", &w, &samples);
+    let source = table_source(&w, args, &samples, &start, &end);
+    let mut out = std::io::stdout().lock();
+    out.write_all(source.as_bytes()).unwrap_or_else(|e| fail(&format!("writing: {e}")));
+}
+
+/// The worths before any learning ([`prior_worth`]), by weight index.
+fn prior() -> Vec<f64> {
     let tables = [(Rule::Freestyle, Color::Black), (Rule::Standard, Color::Black)]
         .into_iter()
         .chain([(Rule::Renju, Color::Black), (Rule::Renju, Color::White)]);
@@ -407,13 +424,18 @@ fn fit(args: &[String]) {
             }
         }
     }
-    let start = report("prior (training / held out)", &prior, &samples);
-    eprintln!("{start}");
-    let mut w = prior.clone();
+    prior
+}
+
+/// Adam from the prior, `options.passes` full passes; the losses every 50 passes on stderr
+/// if `verbose`.
+fn train_weights(samples: &Samples, options: &Options, prior: &[f64], verbose: bool) -> Vec<f64> {
+    let train = samples.held_out.iter().filter(|&&h| !h).count();
+    let mut w = prior.to_vec();
     let (mut m, mut v) = (vec![0.0; WEIGHTS], vec![0.0; WEIGHTS]);
     let (beta1, beta2) = (0.9f64, 0.999f64);
     for pass in 1..=options.passes {
-        let g = gradient(&w, &samples, train);
+        let g = gradient(&w, samples, train);
         for i in 0..WEIGHTS {
             let gi = g[i] + options.pull * (w[i] - prior[i]);
             m[i] = beta1 * m[i] + (1.0 - beta1) * gi;
@@ -422,18 +444,17 @@ fn fit(args: &[String]) {
             let v_hat = v[i] / (1.0 - beta2.powi(pass as i32));
             w[i] -= options.step * m_hat / (v_hat.sqrt() + 1e-12);
         }
-        if pass % 50 == 0 || pass == options.passes {
-            eprintln!("{}", report(&format!("pass {pass}"), &w, &samples));
+        if verbose && (pass % 50 == 0 || pass == options.passes) {
+            eprintln!("{}", report(&format!("pass {pass}"), &w, samples));
         }
     }
-    let end = report("fitted (training / held out)", &w, &samples);
-    write_table(&w, args, &samples, &start, &end);
+    w
 }
 
-/// Writes the fitted tables as `learned.rs` on stdout: rounded, and shifted so that every
+/// The fitted tables as the source of `learned.rs`: rounded, and shifted so that every
 /// worth is at least 0 (the packed sums need it). A rule's shift is the same for all its
 /// tables and roles, so it cancels: both sides' sums run over the same empty cells.
-fn write_table(w: &[f64], args: &[String], samples: &Samples, start: &str, end: &str) {
+fn table_source(w: &[f64], args: &[String], samples: &Samples, start: &str, end: &str) -> String {
     let mut rounded: Vec<i64> = w.iter().map(|x| x.round() as i64).collect();
     for tables in [&[0][..], &[1], &[2, 3]] {
         let range = |t: usize| t * 2 * PCODES..(t + 1) * 2 * PCODES;
@@ -443,7 +464,6 @@ fn write_table(w: &[f64], args: &[String], samples: &Samples, start: &str, end: 
             rounded[range(t)].iter_mut().for_each(|x| *x += shift);
         }
     }
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut text = String::new();
     text += "//! The learned evaluation tables, written by `engine/examples/train_eval.rs`; do not edit.\n";
     text += "//! Made by:\n//!\n//! ```text\n";
@@ -475,5 +495,106 @@ fn write_table(w: &[f64], args: &[String], samples: &Samples, start: &str, end: 
         text += "    ],\n";
     }
     text += "];\n";
-    out.write_all(text.as_bytes()).unwrap_or_else(|e| fail(&format!("writing: {e}")));
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three games of `pbrain-mnk datagen --games 3 --nodes 300 --opening-nodes 300 --seed 5`.
+    const SAMPLE: &str = include_str!("../../tests/data/datagen-sample.txt");
+
+    /// The datagen lines of a packed game.
+    fn unpack(game: &str) -> Vec<String> {
+        let f: Vec<&str> = game.split(' ').collect();
+        let (number, size, rule, black, opening, moves) = (f[0], f[1], f[2], f[3], f[4], f[5]);
+        let (mut history, mut lines) = (opening.to_string(), Vec::new());
+        let mut black_to_move = opening.split(',').count().is_multiple_of(2);
+        for searched in moves.split(',') {
+            let (best, score) = searched.split_once(':').expect("move:score");
+            let result = match (black, black_to_move) {
+                ("0.5", _) => "0.5",
+                ("1", true) | ("0", false) => "1",
+                _ => "0",
+            };
+            lines.push(format!("{number} {size} {rule} {history} {score} {best} {result}"));
+            history = format!("{history},{best}");
+            black_to_move = !black_to_move;
+        }
+        lines
+    }
+
+    fn sample_games() -> Vec<String> {
+        pack_lines(SAMPLE.lines().map(str::to_string)).expect("datagen lines")
+    }
+
+    #[test]
+    fn a_packed_game_gives_back_every_datagen_line() {
+        let games = sample_games();
+        assert_eq!(games.len(), 3);
+        let unpacked: Vec<String> = games.iter().flat_map(|g| unpack(g)).collect();
+        let positions: Vec<&str> = SAMPLE.lines().filter(|l| !l.starts_with('#')).collect();
+        assert_eq!(unpacked, positions);
+        // A position that does not follow on from the one before is refused.
+        let mut lines: Vec<String> = SAMPLE.lines().map(str::to_string).collect();
+        lines.swap(3, 4);
+        assert!(pack_lines(lines.into_iter()).is_err());
+    }
+
+    fn options(passes: usize) -> Options {
+        Options { passes, lambda: 0.5, pull: 1e-6, step: 2.0, skip_decisive: false }
+    }
+
+    fn sample_samples() -> Samples {
+        let games = sample_games();
+        samples(games.into_iter().map(|g| (String::from("sample"), g)), &options(0))
+    }
+
+    /// The mean loss of the training samples.
+    fn training_loss(w: &[f64], samples: &Samples) -> f64 {
+        let train: Vec<usize> = (0..samples.len()).filter(|&i| !samples.held_out[i]).collect();
+        let sum: f64 = train
+            .iter()
+            .map(|&i| loss(predict(w, samples, i), f64::from(samples.targets[i])))
+            .sum();
+        sum / train.len() as f64
+    }
+
+    #[test]
+    fn the_gradient_is_the_slope_of_the_loss() {
+        let samples = sample_samples();
+        let train = samples.held_out.iter().filter(|&&h| !h).count();
+        let w = prior();
+        let g = gradient(&w, &samples, train);
+        let mut steepest: Vec<usize> = (0..WEIGHTS).collect();
+        steepest.sort_by(|&a, &b| g[b].abs().total_cmp(&g[a].abs()));
+        assert!(g[steepest[0]].abs() > 0.0);
+        for &j in &steepest[..5] {
+            let h = 0.5;
+            let (mut up, mut down) = (w.clone(), w.clone());
+            up[j] += h;
+            down[j] -= h;
+            let slope = (training_loss(&up, &samples) - training_loss(&down, &samples)) / (2.0 * h);
+            assert!(
+                (slope - g[j]).abs() <= 1e-3 * g[j].abs() + 1e-12,
+                "{j}: {slope} against {}",
+                g[j]
+            );
+        }
+    }
+
+    #[test]
+    fn the_same_games_give_the_same_tables_and_the_fit_lowers_the_loss() {
+        let samples = sample_samples();
+        let prior = prior();
+        let fit = |passes| train_weights(&samples, &options(passes), &prior, false);
+        let (a, b) = (fit(20), fit(20));
+        let args = [String::from("sample")];
+        assert_eq!(
+            table_source(&a, &args, &samples, "", ""),
+            table_source(&b, &args, &samples, "", "")
+        );
+        assert!(training_loss(&a, &samples) < training_loss(&prior, &samples));
+    }
 }
