@@ -302,11 +302,15 @@ fn samples(lines: impl Iterator<Item = (String, String)>, options: &Options) -> 
     samples
 }
 
+/// The evaluation of sample `i` with weights `w`, in evaluation units.
+fn evaluation(w: &[f64], samples: &Samples, i: usize) -> f64 {
+    let sum: f64 = samples.features(i).iter().map(|&(j, c)| f64::from(c) * w[j as usize]).sum();
+    f64::from(TEMPO) + sum / f64::from(POTENTIAL_SCALE)
+}
+
 /// The prediction for sample `i` with weights `w`.
 fn predict(w: &[f64], samples: &Samples, i: usize) -> f64 {
-    let sum: f64 = samples.features(i).iter().map(|&(j, c)| f64::from(c) * w[j as usize]).sum();
-    let eval = f64::from(TEMPO) + sum / f64::from(POTENTIAL_SCALE);
-    sigmoid(eval / SCALE)
+    sigmoid(evaluation(w, samples, i) / SCALE)
 }
 
 /// Cross-entropy against the target, less the target's own entropy (0 for a perfect fit).
@@ -327,12 +331,16 @@ fn losses(w: &[f64], samples: &Samples) -> [[f64; 2]; 3] {
     sums.map(|r| r.map(|(sum, n)| sum / n.max(1) as f64))
 }
 
+/// The losses per rule, and the mean size of the evaluation (its scale is what the search's
+/// margins were tuned to).
 fn report(label: &str, w: &[f64], samples: &Samples) -> String {
     let l = losses(w, samples);
     let mut text = format!("{label}:");
     for (rule, [train, held]) in RULES.iter().zip(l) {
         text += &format!(" {rule} {train:.5} / {held:.5}");
     }
+    let size: f64 = (0..samples.len()).map(|i| evaluation(w, samples, i).abs()).sum();
+    text += &format!(", mean |eval| {:.0}", size / samples.len().max(1) as f64);
     text
 }
 

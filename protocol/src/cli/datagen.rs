@@ -1,5 +1,5 @@
 //! `pbrain-mnk datagen`: training positions from mnk's own self-play, for the learned move
-//! scores and evaluation (see `docs/learning.md` and `engine/examples/train.rs`).
+//! scores and evaluation (see `docs/learning.md` and `engine/examples/train_eval.rs`).
 //!
 //! Each game starts from a random opening (as `openings` makes them: `--stones` stones near
 //! the centre) that a short search finds balanced, then mnk plays both sides, every move a
