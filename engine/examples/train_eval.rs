@@ -32,7 +32,8 @@
 //!
 //! Options: `--passes N` (400), `--lambda L` (0.5), `--pull P` (1e-9), `--step S` (2.0,
 //! Adam's step in potential units), `--skip-decisive` (leave out the positions whose search
-//! found a forced win or loss: the search reads those, not the evaluation).
+//! found a forced win or loss: the search reads those, not the evaluation), `--rules LIST`
+//! (freestyle,standard,renju: the rules fitted; the others keep the prior worths).
 
 use std::io::{BufRead, Write};
 
@@ -166,6 +167,8 @@ struct Options {
     step: f64,
     /// Whether positions whose search found a forced win or loss are left out.
     skip_decisive: bool,
+    /// The rules fitted (the others' games are skipped and their tables left to the prior).
+    rules: Vec<Rule>,
 }
 
 /// The samples: each a slice of `features` (weight index, coefficient), its target and rule.
@@ -262,6 +265,9 @@ fn samples(lines: impl Iterator<Item = (String, String)>, options: &Options) -> 
         let Some(rule_index) = RULES.iter().position(|&r| r == rule) else {
             continue; // no learned table
         };
+        if !options.rules.contains(&rule) {
+            continue;
+        }
         let held_out = game_index.is_multiple_of(10);
         game_index += 1;
         let mut game =
@@ -381,8 +387,14 @@ fn gradient(w: &[f64], samples: &Samples, train: usize) -> Vec<f64> {
 }
 
 fn fit(args: &[String]) {
-    let mut options =
-        Options { passes: 400, lambda: 0.5, pull: 1e-9, step: 2.0, skip_decisive: false };
+    let mut options = Options {
+        passes: 400,
+        lambda: 0.5,
+        pull: 1e-9,
+        step: 2.0,
+        skip_decisive: false,
+        rules: RULES.to_vec(),
+    };
     let mut paths = Vec::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -396,6 +408,16 @@ fn fit(args: &[String]) {
             "--pull" => options.pull = value("--pull"),
             "--step" => options.step = value("--step"),
             "--skip-decisive" => options.skip_decisive = true,
+            "--rules" => {
+                let list = it.next().unwrap_or_else(|| fail("--rules needs a value"));
+                options.rules = list
+                    .split(',')
+                    .map(|r| match r.parse::<Rule>() {
+                        Ok(rule) if RULES.contains(&rule) => rule,
+                        _ => fail(&format!("--rules: no learned table for {r}")),
+                    })
+                    .collect();
+            }
             _ if arg.starts_with("--") => fail(&format!("unknown option {arg}")),
             _ => paths.push(arg.clone()),
         }
@@ -412,7 +434,7 @@ fn fit(args: &[String]) {
     eprintln!("{start}");
     let w = train_weights(&samples, &options, &prior, true);
     let end = report("fitted (training / held out)", &w, &samples);
-    let source = table_source(&w, args, &samples, &start, &end);
+    let source = table_source(&w, &options.rules, args, &samples, &start, &end);
     let mut out = std::io::stdout().lock();
     out.write_all(source.as_bytes()).unwrap_or_else(|e| fail(&format!("writing: {e}")));
 }
@@ -462,7 +484,14 @@ fn train_weights(samples: &Samples, options: &Options, prior: &[f64], verbose: b
 /// The fitted tables as the source of `learned.rs`: rounded, and shifted so that every
 /// worth is at least 0 (the packed sums need it). A rule's shift is the same for all its
 /// tables and roles, so it cancels: both sides' sums run over the same empty cells.
-fn table_source(w: &[f64], args: &[String], samples: &Samples, start: &str, end: &str) -> String {
+fn table_source(
+    w: &[f64],
+    rules: &[Rule],
+    args: &[String],
+    samples: &Samples,
+    start: &str,
+    end: &str,
+) -> String {
     let mut rounded: Vec<i64> = w.iter().map(|x| x.round() as i64).collect();
     for tables in [&[0][..], &[1], &[2, 3]] {
         let range = |t: usize| t * 2 * PCODES..(t + 1) * 2 * PCODES;
@@ -484,11 +513,17 @@ fn table_source(w: &[f64], args: &[String], samples: &Samples, start: &str, end:
     text += &format!("//! {} samples, {train} for training.\n", samples.len());
     text += &format!("//! Loss (cross-entropy less the target's entropy), {start}.\n");
     text += &format!("//! {end}.\n\n");
-    text += "use super::code::PCODES;\n\n";
-    text += "/// By [`super::code::eval_table`], role and pattern code: the code's worth, in potential units.\n";
-    text += "#[rustfmt::skip]\npub static TABLES: &[[[i32; PCODES]; 2]] = &[\n";
+    text += "use super::code::{EVAL_TABLES, PCODES};\n\n";
+    text += "/// By [`super::code::eval_table`]: the table's worths by role and pattern code, in potential\n";
+    text += "/// units, or `None` where the rule keeps the prior worths.\n";
+    text += "#[rustfmt::skip]\npub static TABLES: [Option<&[[i32; PCODES]; 2]>; EVAL_TABLES] = [\n";
     for table in 0..EVAL_TABLES {
-        text += "    [\n";
+        let rule = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Renju][table];
+        if !rules.contains(&rule) {
+            text += "    None,\n";
+            continue;
+        }
+        text += "    Some(&[\n";
         for role in 0..2 {
             text += "        [";
             for pcode in 0..PCODES {
@@ -500,7 +535,7 @@ fn table_source(w: &[f64], args: &[String], samples: &Samples, start: &str, end:
             }
             text += "\n        ],\n";
         }
-        text += "    ],\n";
+        text += "    ]),\n";
     }
     text += "];\n";
     text
@@ -551,7 +586,14 @@ mod tests {
     }
 
     fn options(passes: usize) -> Options {
-        Options { passes, lambda: 0.5, pull: 1e-6, step: 2.0, skip_decisive: false }
+        Options {
+            passes,
+            lambda: 0.5,
+            pull: 1e-6,
+            step: 2.0,
+            skip_decisive: false,
+            rules: RULES.to_vec(),
+        }
     }
 
     fn sample_samples() -> Samples {
@@ -599,10 +641,8 @@ mod tests {
         let fit = |passes| train_weights(&samples, &options(passes), &prior, false);
         let (a, b) = (fit(20), fit(20));
         let args = [String::from("sample")];
-        assert_eq!(
-            table_source(&a, &args, &samples, "", ""),
-            table_source(&b, &args, &samples, "", "")
-        );
+        let source = |w| table_source(w, &RULES, &args, &samples, "", "");
+        assert_eq!(source(&a), source(&b));
         assert!(training_loss(&a, &samples) < training_loss(&prior, &samples));
     }
 }

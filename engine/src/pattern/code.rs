@@ -118,10 +118,11 @@ pub const fn eval_table(rule: Rule, color: Color) -> Option<usize> {
 /// [`prior_worth`]. At least 0.
 pub fn code_worth(rule: Rule, color: Color, role: Role, pcode: u16) -> i32 {
     match eval_table(rule, color) {
-        Some(table) if table < learned::TABLES.len() => {
-            learned::TABLES[table][role as usize][usize::from(pcode)]
-        }
-        _ => prior_worth(rule, color, role, pcode),
+        Some(table) => match learned::TABLES[table] {
+            Some(worths) => worths[role as usize][usize::from(pcode)],
+            None => prior_worth(rule, color, role, pcode),
+        },
+        None => prior_worth(rule, color, role, pcode),
     }
 }
 

@@ -1,8 +1,9 @@
-//! The learned evaluation tables: no table is learned yet, so every rule evaluates with the
+//! The learned evaluation tables: none is learned yet, so every rule evaluates with the
 //! prior worths (see [`super::code::prior_worth`]). `engine/examples/train_eval.rs` writes
 //! this file.
 
-use super::code::PCODES;
+use super::code::{EVAL_TABLES, PCODES};
 
-/// By [`super::code::eval_table`], role and pattern code: the code's worth, in potential units.
-pub static TABLES: &[[[i32; PCODES]; 2]] = &[];
+/// By [`super::code::eval_table`]: the table's worths by role and pattern code, in potential
+/// units, or `None` where the rule keeps the prior worths.
+pub static TABLES: [Option<&[[i32; PCODES]; 2]>; EVAL_TABLES] = [None; EVAL_TABLES];
