@@ -350,8 +350,19 @@ fn report(label: &str, w: &[f64], samples: &Samples) -> String {
     text
 }
 
-/// The gradient of the mean cross-entropy over the training samples.
-fn gradient(w: &[f64], samples: &Samples, train: usize) -> Vec<f64> {
+/// The training samples of each rule.
+fn training_counts(samples: &Samples) -> [usize; 3] {
+    let mut counts = [0; 3];
+    for i in (0..samples.len()).filter(|&i| !samples.held_out[i]) {
+        counts[usize::from(samples.rules[i])] += 1;
+    }
+    counts
+}
+
+/// The gradient of the sum over the rules of each rule's mean cross-entropy over its
+/// training samples: each rule's tables are fitted as if its games were alone.
+fn gradient(w: &[f64], samples: &Samples) -> Vec<f64> {
+    let counts = training_counts(samples).map(|n| n.max(1) as f64);
     let n = samples.len();
     let slice = n.div_ceil(SLICES);
     let parts: Vec<Vec<f64>> = std::thread::scope(|scope| {
@@ -365,7 +376,8 @@ fn gradient(w: &[f64], samples: &Samples, train: usize) -> Vec<f64> {
                         }
                         let d = (predict(w, samples, i) - f64::from(samples.targets[i]))
                             / SCALE
-                            / f64::from(POTENTIAL_SCALE);
+                            / f64::from(POTENTIAL_SCALE)
+                            / counts[usize::from(samples.rules[i])];
                         for &(j, c) in samples.features(i) {
                             g[j as usize] += d * f64::from(c);
                         }
@@ -382,7 +394,6 @@ fn gradient(w: &[f64], samples: &Samples, train: usize) -> Vec<f64> {
             *a += b;
         }
     }
-    g.iter_mut().for_each(|a| *a /= train.max(1) as f64);
     g
 }
 
@@ -460,12 +471,11 @@ fn prior() -> Vec<f64> {
 /// Adam from the prior, `options.passes` full passes; the losses every 50 passes on stderr
 /// if `verbose`.
 fn train_weights(samples: &Samples, options: &Options, prior: &[f64], verbose: bool) -> Vec<f64> {
-    let train = samples.held_out.iter().filter(|&&h| !h).count();
     let mut w = prior.to_vec();
     let (mut m, mut v) = (vec![0.0; WEIGHTS], vec![0.0; WEIGHTS]);
     let (beta1, beta2) = (0.9f64, 0.999f64);
     for pass in 1..=options.passes {
-        let g = gradient(&w, samples, train);
+        let g = gradient(&w, samples);
         for i in 0..WEIGHTS {
             let gi = g[i] + options.pull * (w[i] - prior[i]);
             m[i] = beta1 * m[i] + (1.0 - beta1) * gi;
@@ -602,21 +612,23 @@ mod tests {
     }
 
     /// The mean loss of the training samples.
+    /// The sum over the rules of each rule's mean loss on its training samples.
     fn training_loss(w: &[f64], samples: &Samples) -> f64 {
-        let train: Vec<usize> = (0..samples.len()).filter(|&i| !samples.held_out[i]).collect();
-        let sum: f64 = train
-            .iter()
-            .map(|&i| loss(predict(w, samples, i), f64::from(samples.targets[i])))
-            .sum();
-        sum / train.len() as f64
+        let counts = training_counts(samples);
+        (0..samples.len())
+            .filter(|&i| !samples.held_out[i])
+            .map(|i| {
+                let rule_count = counts[usize::from(samples.rules[i])] as f64;
+                loss(predict(w, samples, i), f64::from(samples.targets[i])) / rule_count
+            })
+            .sum()
     }
 
     #[test]
     fn the_gradient_is_the_slope_of_the_loss() {
         let samples = sample_samples();
-        let train = samples.held_out.iter().filter(|&&h| !h).count();
         let w = prior();
-        let g = gradient(&w, &samples, train);
+        let g = gradient(&w, &samples);
         let mut steepest: Vec<usize> = (0..WEIGHTS).collect();
         steepest.sort_by(|&a, &b| g[b].abs().total_cmp(&g[a].abs()));
         assert!(g[steepest[0]].abs() > 0.0);
