@@ -61,6 +61,14 @@ const WEIGHTS: usize = EVAL_TABLES * 2 * PCODES;
 const SLICES: usize = 16;
 /// The rules with learned tables, for the figures.
 const RULES: [Rule; 3] = [Rule::Freestyle, Rule::Standard, Rule::Renju];
+/// The rule and colour whose codes each learned table prices, in the order of
+/// [`eval_table`] (freestyle's and standard's tables serve both colours).
+const TABLE_OWNERS: [(Rule, Color); EVAL_TABLES] = [
+    (Rule::Freestyle, Color::Black),
+    (Rule::Standard, Color::Black),
+    (Rule::Renju, Color::Black),
+    (Rule::Renju, Color::White),
+];
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -272,10 +280,12 @@ fn samples(lines: impl Iterator<Item = (String, String)>, options: &Options) -> 
         game_index += 1;
         let mut game =
             Game::from_notation(size, rule, opening).unwrap_or_else(|_| bad("a bad opening"));
-        if !lead_rows.iter().any(|(key, _)| *key == (size, rule)) {
+        let made = lead_rows.iter().position(|(key, _)| *key == (size, rule));
+        let index = made.unwrap_or_else(|| {
             lead_rows.push(((size, rule), size_lead_row(size, rule)));
-        }
-        let lead = &lead_rows.iter().find(|(key, _)| *key == (size, rule)).expect("made").1;
+            lead_rows.len() - 1
+        });
+        let lead = &lead_rows[index].1;
         for searched in moves.split(',') {
             let (mv, score) = searched.split_once(':').unwrap_or_else(|| bad("a bad move"));
             let score: f64 = score.parse().unwrap_or_else(|_| bad("a bad score"));
@@ -452,11 +462,8 @@ fn fit(args: &[String]) {
 
 /// The worths before any learning ([`prior_worth`]), by weight index.
 fn prior() -> Vec<f64> {
-    let tables = [(Rule::Freestyle, Color::Black), (Rule::Standard, Color::Black)]
-        .into_iter()
-        .chain([(Rule::Renju, Color::Black), (Rule::Renju, Color::White)]);
     let mut prior = vec![0.0; WEIGHTS];
-    for (table, (rule, colour)) in tables.enumerate() {
+    for (table, (rule, colour)) in TABLE_OWNERS.into_iter().enumerate() {
         assert_eq!(eval_table(rule, colour), Some(table));
         for role in [Role::ToMove, Role::Waiting] {
             for pcode in 0..PCODES as u16 {
@@ -503,11 +510,12 @@ fn table_source(
     end: &str,
 ) -> String {
     let mut rounded: Vec<i64> = w.iter().map(|x| x.round() as i64).collect();
-    for tables in [&[0][..], &[1], &[2, 3]] {
+    for rule in RULES {
         let range = |t: usize| t * 2 * PCODES..(t + 1) * 2 * PCODES;
+        let tables: Vec<usize> = (0..EVAL_TABLES).filter(|&t| TABLE_OWNERS[t].0 == rule).collect();
         let min = tables.iter().flat_map(|&t| rounded[range(t)].iter().copied()).min();
         let shift = (-min.unwrap_or(0)).max(0);
-        for &t in tables {
+        for &t in &tables {
             rounded[range(t)].iter_mut().for_each(|x| *x += shift);
         }
     }
@@ -528,7 +536,7 @@ fn table_source(
     text += "/// units, or `None` where the rule keeps the prior worths.\n";
     text += "#[rustfmt::skip]\npub static TABLES: [Option<&[[i32; PCODES]; 2]>; EVAL_TABLES] = [\n";
     for table in 0..EVAL_TABLES {
-        let rule = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Renju][table];
+        let rule = TABLE_OWNERS[table].0;
         if !rules.contains(&rule) {
             text += "    None,\n";
             continue;

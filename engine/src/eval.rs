@@ -90,7 +90,6 @@ mod tests {
     #[test]
     fn the_side_to_move_leads_by_as_much_on_every_empty_board_larger_than_fifteen() {
         use crate::game::Game;
-        use crate::pattern::keys::PatternState;
         use crate::size::BoardSize;
         fn size_lead<B: Storage>(board: &Board<B>) -> Option<i32> {
             board.patterns().size_lead()
@@ -103,16 +102,15 @@ mod tests {
             };
             let fifteen = empty(15, 15);
             assert_eq!(fifteen.1, Some(0), "{rule}");
-            // The table's 15×15 lead, from the cells' distances to the edges, is the lead the
-            // incremental state sums on the empty board.
+            // The 15×15 lead the size correction is measured from is the empty board's.
             let board = Board::<Bits256>::new(rule);
             let lines = board.patterns();
             let (me, them) = (
                 lines.potential(Color::Black, Role::ToMove),
                 lines.potential(Color::White, Role::Waiting),
             );
-            let table = crate::pattern::table::PatternTable::of(rule);
-            assert_eq!(Some(table.fifteen_lead()), me.zip(them).map(|(m, t)| m - t), "{rule}");
+            let fifteen_lead = crate::pattern::keys::fifteen_lead(rule);
+            assert_eq!(Some(fifteen_lead), me.zip(them).map(|(m, t)| m - t), "{rule}");
             for (w, h) in [(20, 20), (22, 22), (16, 16), (22, 14)] {
                 let (eval, size_lead) = empty(w, h);
                 assert_eq!(eval, fifteen.0, "{rule} {w}×{h}");

@@ -160,8 +160,7 @@ impl Pattern {
 
     /// The pattern one stone short of a line whose best next stone makes `next`, given how
     /// many cells make an open four (`open_fours`) and an open three (`open_threes`): the
-    /// inductive step of the classification, shared by the generator and the slow
-    /// classifier of the tests.
+    /// inductive step of the classification (the tests' slow classifier has its own).
     pub(crate) const fn one_step_down(next: Pattern, open_fours: u32, open_threes: u32) -> Pattern {
         match next {
             Pattern::F4 | Pattern::DoubleFour if open_fours >= 2 => Pattern::F3S,
@@ -171,7 +170,7 @@ impl Pattern {
             Pattern::F3 | Pattern::F3S if open_threes == 3 => Pattern::F2A,
             Pattern::F3 | Pattern::F3S => Pattern::F2,
             Pattern::B3 => Pattern::B2,
-            Pattern::F2 | Pattern::F2A | Pattern::F2B => Pattern::F1,
+            p if p.is_open_two() => Pattern::F1,
             Pattern::B2 => Pattern::B1,
             _ => Pattern::Dead,
         }

@@ -64,14 +64,14 @@ pub const fn forbids_doubles(rule: Rule, color: Color) -> bool {
 
 /// The combination class of a cell whose four directions make `patterns` for a colour, if it
 /// has one; `forbidden_doubles` for renju's black (see [`forbids_doubles`]). The direct
-/// definition; make and unmake use [`ComboTable`].
+/// definition, part of each [pattern code](super::code)'s prior worth.
 pub fn combo_of(patterns: [Pattern; 4], forbidden_doubles: bool) -> Option<Combo> {
-    let count = |wanted: &[Pattern]| patterns.iter().filter(|p| wanted.contains(p)).count();
-    let decisive = count(&[Pattern::F4, Pattern::DoubleFour, Pattern::Five]);
-    let overlines = count(&[Pattern::Overline]);
-    let threes = count(&[Pattern::F3, Pattern::F3S]);
-    let (fours, twos) =
-        (count(&[Pattern::B4]), count(&[Pattern::B3, Pattern::F2, Pattern::F2A, Pattern::F2B]));
+    let count = |is: fn(Pattern) -> bool| patterns.iter().filter(|&&p| is(p)).count();
+    let decisive = count(|p| matches!(p, Pattern::F4 | Pattern::DoubleFour | Pattern::Five));
+    let overlines = count(|p| p == Pattern::Overline);
+    let threes = count(Pattern::is_open_three);
+    let fours = count(|p| p == Pattern::B4);
+    let twos = count(|p| p == Pattern::B3 || p.is_open_two());
     if decisive > 0 || (forbidden_doubles && (overlines > 0 || fours >= 2 || threes >= 2)) {
         return None;
     }

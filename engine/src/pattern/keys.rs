@@ -265,6 +265,14 @@ pub(crate) fn lead(potential: i128) -> i32 {
     sum(Color::Black, Role::ToMove) - sum(Color::White, Role::Waiting)
 }
 
+/// The side to move's lead in the potentials on the empty 15×15 board under `rule` (what
+/// [`PatternState::size_lead`] is measured from), summed once per rule.
+pub(crate) fn fifteen_lead(rule: Rule) -> i32 {
+    static LEADS: [OnceLock<i32>; Rule::ALL.len()] = [const { OnceLock::new() }; Rule::ALL.len()];
+    *LEADS[rule.index()]
+        .get_or_init(|| lead(LineKeys::<Bits256, 256>::empty(rule, Bits256::GEOMETRY).potential))
+}
+
 /// Toggles cell `row` in the threat-cell sets of the `flags` (bit `4 · colour + kind`).
 #[inline(always)]
 fn toggle_kinds<B: Bitboard>(kind_cells: &mut [[B; KINDS]; 2], row: usize, mut flags: u8) {
@@ -352,6 +360,44 @@ impl<B, const SLOTS: usize> std::fmt::Debug for LineKeys<B, SLOTS> {
 }
 
 impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
+    /// The state of an empty board of `geometry` under `rule`, with no size correction
+    /// ([`PatternState::new`] sets it).
+    fn empty(rule: Rule, geometry: Geometry) -> Self {
+        let table = PatternTable::of(rule);
+        let codes = table.codes();
+        debug_assert_eq!(SLOTS, B::STORAGE_BITS as usize, "a key per storage bit");
+        let tables = B::key_tables(geometry);
+        let keys: Box<[[u32; 4]; SLOTS]> =
+            tables.empty_keys.clone().into_boxed_slice().try_into().expect("a key per slot");
+        let mut pairs = Box::new([[0; 4]; SLOTS]);
+        let mut cell_keys = Box::new([0; SLOTS]);
+        let mut potential = 0;
+        for cell in geometry.all_cells() {
+            let c = cell.index();
+            for d in 0..4 {
+                let pair = table.pair(keys[c][d]);
+                pairs[c][d] = pair;
+                cell_keys[c] ^= code::key_change(0, pair, d);
+            }
+            potential += codes.worth(cell_keys[c]);
+        }
+        LineKeys {
+            keys,
+            pairs,
+            cell_keys,
+            vacant: Box::new([1; SLOTS]),
+            potential,
+            size_lead: 0,
+            kind_cells: Box::new([[B::EMPTY; KINDS]; 2]),
+            table,
+            tables,
+            active: true,
+            sums: true,
+            changes: Vec::with_capacity(64 * 4 * 2 * HALF),
+            frames: Vec::with_capacity(64),
+        }
+    }
+
     /// The pattern a stone of `color` on the empty `cell` makes along direction `dir`.
     #[inline(always)]
     pub fn pattern(&self, cell: Cell, dir: usize, color: Color) -> Pattern {
@@ -500,40 +546,9 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
 
 impl<B: KeyedBitboard, const SLOTS: usize> PatternState<B> for LineKeys<B, SLOTS> {
     fn new(rule: Rule, geometry: Geometry) -> Self {
-        let table = PatternTable::of(rule);
-        let codes = table.codes();
-        debug_assert_eq!(SLOTS, B::STORAGE_BITS as usize, "a key per storage bit");
-        let tables = B::key_tables(geometry);
-        let keys: Box<[[u32; 4]; SLOTS]> =
-            tables.empty_keys.clone().into_boxed_slice().try_into().expect("a key per slot");
-        let mut pairs = Box::new([[0; 4]; SLOTS]);
-        let mut cell_keys = Box::new([0; SLOTS]);
-        let mut potential = 0;
-        for cell in geometry.all_cells() {
-            let c = cell.index();
-            for d in 0..4 {
-                let pair = table.pair(keys[c][d]);
-                pairs[c][d] = pair;
-                cell_keys[c] ^= code::key_change(0, pair, d);
-            }
-            potential += codes.worth(cell_keys[c]);
-        }
-        let size_lead = (lead(potential) - table.fifteen_lead()).max(0);
-        LineKeys {
-            keys,
-            pairs,
-            cell_keys,
-            vacant: Box::new([1; SLOTS]),
-            potential,
-            size_lead,
-            kind_cells: Box::new([[B::EMPTY; KINDS]; 2]),
-            table,
-            tables,
-            active: true,
-            sums: true,
-            changes: Vec::with_capacity(64 * 4 * 2 * HALF),
-            frames: Vec::with_capacity(64),
-        }
+        let mut state = LineKeys::empty(rule, geometry);
+        state.size_lead = (lead(state.potential) - fifteen_lead(rule)).max(0);
+        state
     }
 
     #[inline]

@@ -40,7 +40,7 @@ pub use super::classify::{
     CODE_BLACK, CODE_EMPTY, CODE_WALL, CODE_WHITE, COMPACT_KEYS, HALF, KEYS, SIDE_KEYS,
     SIDE_OFFSET, slot, swap_colours,
 };
-use super::code::{CodeTable, key_change};
+use super::code::CodeTable;
 use super::pair::{PatternPair, pack_pair, pair_pattern};
 use crate::color::Color;
 use crate::rules::Rule;
@@ -78,8 +78,6 @@ pub struct PatternTable {
     /// `entries[compact key]`: both colours' patterns and threat kinds.
     entries: Vec<PatternPair>,
     codes: CodeTable,
-    /// [`PatternTable::fifteen_lead`].
-    fifteen_lead: i32,
 }
 
 impl std::fmt::Debug for PatternTable {
@@ -102,43 +100,7 @@ impl PatternTable {
             .iter()
             .map(|&b| pack_pair(Pattern::from_u8(b & 15), Pattern::from_u8(b >> 4)))
             .collect();
-        let mut table = PatternTable { entries, codes: CodeTable::generate(rule), fifteen_lead: 0 };
-        table.fifteen_lead = table.empty_board_lead(15, 15);
-        table
-    }
-
-    /// The side to move's lead in the potentials on the empty `width` × `height` board (see
-    /// [`super::keys::lead`]), from each cell's distances to the edges: along a direction, an
-    /// empty line's key depends only on how many of the five cells on each side are off the
-    /// board.
-    fn empty_board_lead(&self, width: i32, height: i32) -> i32 {
-        let mut potential = 0;
-        for y in 0..height {
-            for x in 0..width {
-                let mut cell_key = 0;
-                for (d, (dx, dy)) in [(1, 0), (0, 1), (1, 1), (1, -1)].into_iter().enumerate() {
-                    let on_board = |sign: i32| {
-                        (1..=HALF as i32)
-                            .take_while(|k| {
-                                let (cx, cy) = (x + sign * k * dx, y + sign * k * dy);
-                                (0..width).contains(&cx) && (0..height).contains(&cy)
-                            })
-                            .count()
-                    };
-                    let key = empty_compact_key(HALF - on_board(-1), HALF - on_board(1));
-                    cell_key ^= key_change(0, self.pair(key), d);
-                }
-                potential += self.codes.worth(cell_key);
-            }
-        }
-        super::keys::lead(potential)
-    }
-
-    /// The side to move's lead in the potentials on the empty 15×15 board (see
-    /// [`super::keys::PatternState::size_lead`]).
-    #[inline]
-    pub fn fifteen_lead(&self) -> i32 {
-        self.fifteen_lead
+        PatternTable { entries, codes: CodeTable::generate(rule) }
     }
 
     /// The table of `rule` (unpacked from the built-in bytes on first use).

@@ -175,7 +175,7 @@ fn set_arguments(assignments: &[String]) -> Vec<String> {
 
 /// Iteration `iteration`'s random opening, from the run's seed and the iteration.
 fn random(args: &Args, seed: u64, iteration: u64) -> Vec<Point> {
-    let mut rng = SplitMix64::new(seed.wrapping_add(iteration.wrapping_mul(0xD1B5_4A32_D192_ED03)));
+    let mut rng = SplitMix64::stream(seed, iteration);
     let stones = if args.game.size == BoardSize::THREE { 0 } else { args.opening_stones };
     random_opening(&mut rng, args.game.size, args.game.rule, stones)
 }
