@@ -12,6 +12,7 @@
 //! Both add [`TEMPO`] for the side to move.
 
 use crate::board::Board;
+use crate::pattern::flags::flags_worth;
 use crate::pattern::keys::PatternState;
 use crate::pattern::weights::{POTENTIAL_SCALE, Role};
 use crate::score::{MAX_EVAL, Score};
@@ -46,7 +47,8 @@ pub fn evaluate<B: Storage>(board: &Board<B>) -> Score {
         lines.potential(side.opponent(), Role::Waiting),
         lines.size_lead(),
     ) {
-        return (TEMPO + (me - them - lead) / POTENTIAL_SCALE).clamp(-MAX_EVAL, MAX_EVAL);
+        let codes = (me - them - lead) / POTENTIAL_SCALE;
+        return (TEMPO + codes + flags_worth(board)).clamp(-MAX_EVAL, MAX_EVAL);
     }
     let me = board.stones(board.side_to_move());
     let them = board.stones(board.side_to_move().opponent());

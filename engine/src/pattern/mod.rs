@@ -17,6 +17,7 @@
 mod classify;
 pub mod code;
 pub mod combo;
+pub mod flags;
 pub mod keys;
 pub mod learned;
 pub mod pair;
