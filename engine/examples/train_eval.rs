@@ -1,6 +1,7 @@
 //! Fits the learned evaluation tables (`engine/src/pattern/learned.rs`; see
 //! `docs/learning.md`): a worth per pattern code, role and table (freestyle, standard,
-//! renju's black, renju's white), by logistic regression on mnk's self-play games.
+//! renju's black, renju's white), and a worth per pair of the two sides' threat flags and
+//! table, by logistic regression on mnk's self-play games.
 //!
 //! ```text
 //! cargo run --release -p mnk-engine --example train_eval -- pack POSITIONS > GAMES
@@ -23,27 +24,35 @@
 //! whose target is `λ · result + (1 − λ) · σ(score / 600)` for the side to move, and whose
 //! prediction is `σ(eval / 600)`, `eval` being the engine's evaluation with the tables being
 //! fitted: `TEMPO + (Σ own codes' to-move worths − Σ opponent codes' waiting worths) / 4` over
-//! the empty cells, less a larger board's extra empty-board lead (see `mnk_engine::eval`).
+//! the empty cells, less a larger board's extra empty-board lead (see `mnk_engine::eval`),
+//! plus the threat-flag table's entry for the two sides' flags (`mnk_engine::pattern::flags`).
 //! Adam minimises the cross-entropy plus `pull / 2 · Σ (w − prior)²`, the pull towards the
 //! worths before any learning (`prior_worth`), so that codes seen rarely keep sane values.
 //! A game that repeats an earlier one (self-play from a repeated opening repeats itself) is
-//! left out. One game in ten (by its place in the input) is held out. Every computation runs in a fixed
+//! left out. One game in ten (by a hash of its moves) is held out. Every computation runs in a fixed
 //! order, so the same games and options give the same file byte for byte, on any machine.
 //!
 //! Options: `--passes N` (400), `--lambda L` (0.5), `--pull P` (1e-9), `--step S` (2.0,
 //! Adam's step in potential units), `--skip-decisive` (leave out the positions whose search
 //! found a forced win or loss: the search reads those, not the evaluation), `--rules LIST`
-//! (freestyle,standard,renju: the rules fitted; the others keep the prior worths).
+//! (freestyle,standard,renju: the rules fitted; the others keep the prior worths),
+//! `--tables LIST` (codes,flags: what is fitted; the codes left out keep the prior worths, the
+//! flag tables left out stay empty).
 
-use std::io::{BufRead, Write};
+use std::io::Write;
+
+#[path = "shared/games.rs"]
+mod games;
+use games::{Distinct, fail, game_key, is_held_out, open, parse_game};
 
 use mnk_engine::bitboard::Bitboard;
 use mnk_engine::board::Board;
 use mnk_engine::color::Color;
 use mnk_engine::eval::TEMPO;
 use mnk_engine::game::Game;
-use mnk_engine::notation::{format_pos, parse_moves};
+use mnk_engine::notation::format_pos;
 use mnk_engine::pattern::code::{EVAL_TABLES, PCODES, eval_table, pcode_of, prior_worth};
+use mnk_engine::pattern::flags::{FLAG_ENTRIES, flag_index, side_flags};
 use mnk_engine::pattern::keys::PatternState;
 use mnk_engine::pattern::weights::{POTENTIAL_SCALE, Role};
 use mnk_engine::rules::Rule;
@@ -54,8 +63,11 @@ use mnk_engine::with_game;
 
 /// The evaluation's scale in the prediction `σ(eval / SCALE)`.
 const SCALE: f64 = 600.0;
-/// Weights: tables × roles × codes.
-const WEIGHTS: usize = EVAL_TABLES * 2 * PCODES;
+/// The codes' weights: tables × roles × codes.
+const CODE_WEIGHTS: usize = EVAL_TABLES * 2 * PCODES;
+/// All weights: the codes', then the threat-flag tables' (tables × flag pairs, in evaluation
+/// units).
+const WEIGHTS: usize = CODE_WEIGHTS + EVAL_TABLES * FLAG_ENTRIES;
 /// The gradient is summed over this many fixed slices of the samples, then the slices in
 /// order: the sums do not depend on the number of threads.
 const SLICES: usize = 16;
@@ -77,24 +89,6 @@ fn main() {
         Some("fit") => fit(&args[1..]),
         _ => fail("usage: train_eval pack POSITIONS | train_eval fit [OPTIONS] GAMES..."),
     }
-}
-
-fn fail(message: &str) -> ! {
-    eprintln!("train_eval: {message}");
-    std::process::exit(2)
-}
-
-/// The lines of a file, gunzipped if its name ends in `.gz`.
-fn open(path: &str) -> impl Iterator<Item = String> {
-    let file = std::fs::File::open(path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
-    let reader: Box<dyn std::io::Read> = if path.ends_with(".gz") {
-        Box::new(flate2::read::MultiGzDecoder::new(file))
-    } else {
-        Box::new(file)
-    };
-    std::io::BufReader::new(reader)
-        .lines()
-        .map(move |line| line.unwrap_or_else(|e| fail(&format!("{path}: {e}"))))
 }
 
 /// One game being packed: its number, size, rule, opening, searched moves, and the result
@@ -177,6 +171,10 @@ struct Options {
     skip_decisive: bool,
     /// The rules fitted (the others' games are skipped and their tables left to the prior).
     rules: Vec<Rule>,
+    /// Whether the codes' worths are fitted (else they keep the prior's).
+    codes: bool,
+    /// Whether the threat-flag tables are fitted (else they stay empty).
+    flags: bool,
 }
 
 /// The samples: each a slice of `features` (weight index, coefficient), its target and rule.
@@ -227,6 +225,20 @@ fn add_features<B: Storage>(board: &Board<B>, me: Color, sign: f32, row: &mut [f
     }
 }
 
+/// The index of a threat-flag weight.
+fn flag_weight(table: usize, entry: usize) -> usize {
+    CODE_WEIGHTS + table * FLAG_ENTRIES + entry
+}
+
+/// A position's threat-flag feature: the flag-table entry of the side to move and the
+/// waiting side's flags, if the rule has a table.
+fn flag_feature<B: Storage>(board: &Board<B>) -> Option<usize> {
+    let me = board.side_to_move();
+    let table = eval_table(board.rule(), me)?;
+    let (mine, theirs) = (side_flags(board, me)?, side_flags(board, me.opponent())?);
+    Some(flag_weight(table, flag_index(mine, theirs)))
+}
+
 /// The features of a board size's extra lead on the empty board over 15×15 (subtracted from
 /// every position on a larger board, as the evaluation does), as a dense row.
 fn size_lead_row(size: BoardSize, rule: Rule) -> Vec<f32> {
@@ -251,44 +263,31 @@ fn samples(lines: impl Iterator<Item = (String, String)>, options: &Options) -> 
     let mut row = vec![0.0f32; WEIGHTS];
     let mut lead_rows: Vec<((BoardSize, Rule), Vec<f32>)> = Vec::new();
     let mut game_index = 0usize;
-    // Self-play repeats itself from a repeated opening: a game is taken once.
-    let mut seen = std::collections::HashSet::new();
-    let mut repeated = 0;
+    let mut distinct = Distinct::default();
     for (path, line) in lines.filter(|(_, l)| !l.starts_with('#')) {
-        let Some((_, game_text)) = line.split_once(' ') else {
-            fail(&format!("{path}: not a game line: {line}"));
-        };
-        if !seen.insert(game_text.to_string()) {
-            repeated += 1;
+        if !distinct.first_time(&line) {
             continue;
         }
-        let fields: Vec<&str> = line.split(' ').collect();
-        let [_, size, rule, result, opening, moves] = fields[..] else {
-            fail(&format!("{path}: not a game line: {line}"));
-        };
         let bad = |what: &str| -> ! { fail(&format!("{path}: {what}: {line}")) };
-        let size: BoardSize = size.parse().unwrap_or_else(|_| bad("a bad size"));
-        let rule: Rule = rule.parse().unwrap_or_else(|_| bad("a bad rule"));
-        let black_result: f64 = result.parse().unwrap_or_else(|_| bad("a bad result"));
+        let parsed = parse_game(&line).unwrap_or_else(|e| bad(&e));
+        let (size, rule, black_result) = (parsed.size, parsed.rule, parsed.black_result);
         let Some(rule_index) = RULES.iter().position(|&r| r == rule) else {
             continue; // no learned table
         };
         if !options.rules.contains(&rule) {
             continue;
         }
-        let held_out = game_index.is_multiple_of(10);
+        let held_out = is_held_out(&game_key(&line));
         game_index += 1;
-        let mut game =
-            Game::from_notation(size, rule, opening).unwrap_or_else(|_| bad("a bad opening"));
+        let mut game = Game::from_notation(size, rule, &parsed.opening)
+            .unwrap_or_else(|_| bad("a bad opening"));
         let made = lead_rows.iter().position(|(key, _)| *key == (size, rule));
         let index = made.unwrap_or_else(|| {
             lead_rows.push(((size, rule), size_lead_row(size, rule)));
             lead_rows.len() - 1
         });
         let lead = &lead_rows[index].1;
-        for searched in moves.split(',') {
-            let (mv, score) = searched.split_once(':').unwrap_or_else(|| bad("a bad move"));
-            let score: f64 = score.parse().unwrap_or_else(|_| bad("a bad score"));
+        for &(point, score) in &parsed.moves {
             let me = game.side_to_move();
             let result = if me == Color::Black { black_result } else { 1.0 - black_result };
             let quiet = with_game!(&game, b => {
@@ -297,6 +296,11 @@ fn samples(lines: impl Iterator<Item = (String, String)>, options: &Options) -> 
             let decisive = is_decisive(score as Score);
             if quiet && !(options.skip_decisive && decisive) {
                 with_game!(&game, b => add_features(b, me, 1.0, &mut row));
+                // The flag tables are in evaluation units: their feature counts as
+                // POTENTIAL_SCALE potential units.
+                if let Some(flag) = with_game!(&game, b => flag_feature(b)) {
+                    row[flag] += POTENTIAL_SCALE as f32;
+                }
                 let features: Vec<(u32, f32)> = row
                     .iter()
                     .zip(lead)
@@ -309,12 +313,10 @@ fn samples(lines: impl Iterator<Item = (String, String)>, options: &Options) -> 
                     + (1.0 - options.lambda) * sigmoid(score.clamp(-5000.0, 5000.0) / SCALE);
                 samples.push(&features, target, rule_index, held_out);
             }
-            let point = parse_moves(mv).ok().and_then(|p| p.first().copied());
-            let point = point.unwrap_or_else(|| bad("a bad move"));
             game.try_play(point).unwrap_or_else(|_| bad(&format!("{} illegal", format_pos(point))));
         }
     }
-    eprintln!("{game_index} games ({repeated} repeated games left out)");
+    eprintln!("{game_index} games ({} repeated games left out)", distinct.repeated);
     samples
 }
 
@@ -415,6 +417,8 @@ fn fit(args: &[String]) {
         step: 2.0,
         skip_decisive: false,
         rules: RULES.to_vec(),
+        codes: true,
+        flags: true,
     };
     let mut paths = Vec::new();
     let mut it = args.iter();
@@ -429,6 +433,15 @@ fn fit(args: &[String]) {
             "--pull" => options.pull = value("--pull"),
             "--step" => options.step = value("--step"),
             "--skip-decisive" => options.skip_decisive = true,
+            "--tables" => {
+                let list = it.next().unwrap_or_else(|| fail("--tables needs a value"));
+                let names: Vec<&str> = list.split(',').collect();
+                if let Some(bad) = names.iter().find(|n| !["codes", "flags"].contains(n)) {
+                    fail(&format!("--tables: {bad} is not codes or flags"));
+                }
+                options.codes = names.contains(&"codes");
+                options.flags = names.contains(&"flags");
+            }
             "--rules" => {
                 let list = it.next().unwrap_or_else(|| fail("--rules needs a value"));
                 options.rules = list
@@ -455,7 +468,7 @@ fn fit(args: &[String]) {
     eprintln!("{start}");
     let w = train_weights(&samples, &options, &prior, true);
     let end = report("fitted (training / held out)", &w, &samples);
-    let source = table_source(&w, &options.rules, args, &samples, &start, &end);
+    let source = table_source(&w, &options, args, &samples, &start, &end);
     let mut out = std::io::stdout().lock();
     out.write_all(source.as_bytes()).unwrap_or_else(|e| fail(&format!("writing: {e}")));
 }
@@ -481,9 +494,10 @@ fn train_weights(samples: &Samples, options: &Options, prior: &[f64], verbose: b
     let mut w = prior.to_vec();
     let (mut m, mut v) = (vec![0.0; WEIGHTS], vec![0.0; WEIGHTS]);
     let (beta1, beta2) = (0.9f64, 0.999f64);
+    let fitted = |i: usize| if i < CODE_WEIGHTS { options.codes } else { options.flags };
     for pass in 1..=options.passes {
         let g = gradient(&w, samples);
-        for i in 0..WEIGHTS {
+        for i in (0..WEIGHTS).filter(|&i| fitted(i)) {
             let gi = g[i] + options.pull * (w[i] - prior[i]);
             m[i] = beta1 * m[i] + (1.0 - beta1) * gi;
             v[i] = beta2 * v[i] + (1.0 - beta2) * gi * gi;
@@ -503,13 +517,13 @@ fn train_weights(samples: &Samples, options: &Options, prior: &[f64], verbose: b
 /// tables and roles, so it cancels: both sides' sums run over the same empty cells.
 fn table_source(
     w: &[f64],
-    rules: &[Rule],
+    options: &Options,
     args: &[String],
     samples: &Samples,
     start: &str,
     end: &str,
 ) -> String {
-    let mut rounded: Vec<i64> = w.iter().map(|x| x.round() as i64).collect();
+    let mut rounded: Vec<i64> = w[..CODE_WEIGHTS].iter().map(|x| x.round() as i64).collect();
     for rule in RULES {
         let range = |t: usize| t * 2 * PCODES..(t + 1) * 2 * PCODES;
         let tables: Vec<usize> = (0..EVAL_TABLES).filter(|&t| TABLE_OWNERS[t].0 == rule).collect();
@@ -531,13 +545,13 @@ fn table_source(
     text += &format!("//! {} samples, {train} for training.\n", samples.len());
     text += &format!("//! Loss (cross-entropy less the target's entropy), {start}.\n");
     text += &format!("//! {end}.\n\n");
-    text += "use super::code::{EVAL_TABLES, PCODES};\n\n";
+    text += "use super::code::{EVAL_TABLES, PCODES};\nuse super::flags::FLAG_ENTRIES;\n\n";
     text += "/// By [`super::code::eval_table`]: the table's worths by role and pattern code, in potential\n";
     text += "/// units, or `None` where the rule keeps the prior worths.\n";
     text += "#[rustfmt::skip]\npub static TABLES: [Option<&[[i32; PCODES]; 2]>; EVAL_TABLES] = [\n";
     for table in 0..EVAL_TABLES {
         let rule = TABLE_OWNERS[table].0;
-        if !rules.contains(&rule) {
+        if !options.codes || !options.rules.contains(&rule) {
             text += "    None,\n";
             continue;
         }
@@ -554,6 +568,27 @@ fn table_source(
             text += "\n        ],\n";
         }
         text += "    ]),\n";
+    }
+    text += "];\n\n";
+    text += "/// By [`super::code::eval_table`] of the side to move: the worth of every pair of threat\n";
+    text +=
+        "/// flags ([`super::flags`]), in evaluation units, or `None` where the rule has none.\n";
+    text +=
+        "#[rustfmt::skip]\npub static THREATS: [Option<&[i16; FLAG_ENTRIES]>; EVAL_TABLES] = [\n";
+    for table in 0..EVAL_TABLES {
+        if !options.flags || !options.rules.contains(&TABLE_OWNERS[table].0) {
+            text += "    None,\n";
+            continue;
+        }
+        text += "    Some(&[";
+        for entry in 0..FLAG_ENTRIES {
+            if entry % 16 == 0 {
+                text += "\n        ";
+            }
+            let x = w[flag_weight(table, entry)].round().clamp(-30000.0, 30000.0) as i16;
+            text += &format!("{x},");
+        }
+        text += "\n    ]),\n";
     }
     text += "];\n";
     text
@@ -603,6 +638,31 @@ mod tests {
         assert!(pack_lines(lines.into_iter()).is_err());
     }
 
+    #[test]
+    fn a_relabelled_game_is_the_game_it_relabels_and_keeps_its_side_of_the_split() {
+        let games = sample_games();
+        let relabelled = |game: &str| {
+            let (head, moves) = game.rsplit_once(' ').expect("a game line");
+            let moves: Vec<String> =
+                moves.split(',').map(|m| format!("{}:7", m.split(':').next().unwrap())).collect();
+            format!("99 {}", head.split_once(' ').unwrap().1) + " " + &moves.join(",")
+        };
+        let mut distinct = Distinct::default();
+        for game in &games {
+            let other = relabelled(game);
+            assert_ne!(&other, game);
+            assert_eq!(game_key(&other), game_key(game));
+            assert_eq!(is_held_out(&game_key(&other)), is_held_out(&game_key(game)));
+            // Read first, the relabelled line is the one taken.
+            assert!(distinct.first_time(&other));
+            assert!(!distinct.first_time(game));
+        }
+        assert_eq!(distinct.repeated, games.len());
+        // The split is a fixed hash: one key on each side, as on every machine.
+        assert!(is_held_out("15 freestyle 1 h8 j9"));
+        assert!(!is_held_out("15 freestyle 1 h8 i9"));
+    }
+
     fn options(passes: usize) -> Options {
         Options {
             passes,
@@ -611,6 +671,8 @@ mod tests {
             step: 2.0,
             skip_decisive: false,
             rules: RULES.to_vec(),
+            codes: true,
+            flags: true,
         }
     }
 
@@ -661,7 +723,7 @@ mod tests {
         let fit = |passes| train_weights(&samples, &options(passes), &prior, false);
         let (a, b) = (fit(20), fit(20));
         let args = [String::from("sample")];
-        let source = |w| table_source(w, &RULES, &args, &samples, "", "");
+        let source = |w| table_source(w, &options(0), &args, &samples, "", "");
         assert_eq!(source(&a), source(&b));
         assert!(training_loss(&a, &samples) < training_loss(&prior, &samples));
     }
