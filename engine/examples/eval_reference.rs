@@ -29,12 +29,11 @@ use std::io::Write;
 
 #[path = "shared/games.rs"]
 mod games;
-use games::{Distinct, fail, game_key, is_held_out, open, parse_game};
+use games::{Distinct, fail, game_key, is_held_out, is_quiet, open, parse_game};
 #[path = "shared/searches.rs"]
 mod searches;
 use searches::{map_parallel, search};
 
-use mnk_engine::bitboard::Bitboard;
 use mnk_engine::engine::Engine;
 use mnk_engine::game::Game;
 use mnk_engine::notation::{Point, format_pos, parse_moves};
@@ -43,7 +42,6 @@ use mnk_engine::rules::Rule;
 use mnk_engine::score::{Score, is_decisive};
 use mnk_engine::search::params::SearchParams;
 use mnk_engine::size::BoardSize;
-use mnk_engine::with_game;
 
 /// The rules with learned tables.
 const RULES: [Rule; 3] = [Rule::Freestyle, Rule::Standard, Rule::Renju];
@@ -154,12 +152,8 @@ fn make(args: &[String]) {
             .unwrap_or_else(|_| fail(&format!("{path}: a bad opening: {line}")));
         let from = FIRST + (game_index * 7) % STAGES;
         for (ply, &(point, score)) in parsed.moves.iter().enumerate() {
-            let quiet = with_game!(&game, b => {
-                let me = b.side_to_move();
-                b.winning_cells(me).is_empty() && b.winning_cells(me.opponent()).is_empty()
-            });
             if ply >= from
-                && quiet
+                && is_quiet(&game)
                 && !is_decisive(score as Score)
                 && taken[rule_index] < options.per_rule
             {

@@ -53,14 +53,14 @@ fn main() {
         .enumerate()
     {
         if index.is_multiple_of(every) {
-            parse_game(&line).unwrap_or_else(|e| fail(&format!("{path}: {e}: {line}")));
-            sample.push(line);
+            let parsed =
+                parse_game(&line).unwrap_or_else(|e| fail(&format!("{path}: {e}: {line}")));
+            sample.push((line, parsed));
         }
     }
     // One item per searched position, so both threads stay busy to the end.
     let mut positions = Vec::new();
-    for (g, line) in sample.iter().enumerate() {
-        let parsed = parse_game(line).expect("checked above");
+    for (g, (line, parsed)) in sample.iter().enumerate() {
         let mut game = Game::from_notation(parsed.size, parsed.rule, &parsed.opening)
             .unwrap_or_else(|_| fail(&format!("a bad opening: {line}")));
         for &(point, _) in &parsed.moves {
@@ -77,7 +77,7 @@ fn main() {
     let mut out = std::io::stdout().lock();
     let mut text = format!("# relabel {}\n", args.join(" "));
     let mut next = 0;
-    for (g, line) in sample.iter().enumerate() {
+    for (g, (line, _)) in sample.iter().enumerate() {
         let (head, moves) = line.rsplit_once(' ').expect("a parsed game line");
         let relabelled: Vec<String> = moves
             .split(',')

@@ -43,9 +43,8 @@ use std::io::Write;
 
 #[path = "shared/games.rs"]
 mod games;
-use games::{Distinct, fail, game_key, is_held_out, open, parse_game};
+use games::{Distinct, fail, game_key, is_held_out, is_quiet, open, parse_game};
 
-use mnk_engine::bitboard::Bitboard;
 use mnk_engine::board::Board;
 use mnk_engine::color::Color;
 use mnk_engine::eval::TEMPO;
@@ -290,11 +289,8 @@ fn samples(lines: impl Iterator<Item = (String, String)>, options: &Options) -> 
         for &(point, score) in &parsed.moves {
             let me = game.side_to_move();
             let result = if me == Color::Black { black_result } else { 1.0 - black_result };
-            let quiet = with_game!(&game, b => {
-                b.winning_cells(me).is_empty() && b.winning_cells(me.opponent()).is_empty()
-            });
             let decisive = is_decisive(score as Score);
-            if quiet && !(options.skip_decisive && decisive) {
+            if is_quiet(&game) && !(options.skip_decisive && decisive) {
                 with_game!(&game, b => add_features(b, me, 1.0, &mut row));
                 // The flag tables are in evaluation units: their feature counts as
                 // POTENTIAL_SCALE potential units.

@@ -6,6 +6,8 @@
 
 use std::io::BufRead;
 
+use mnk_engine::bitboard::Bitboard;
+use mnk_engine::game::Game;
 use mnk_engine::notation::{Point, parse_moves};
 use mnk_engine::rules::Rule;
 use mnk_engine::size::BoardSize;
@@ -50,6 +52,15 @@ pub(crate) fn is_held_out(key: &str) -> bool {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     });
     hash.is_multiple_of(10)
+}
+
+/// Whether neither side can make five in `game`: a position the evaluation is judged on
+/// (the next move decides the others, and the search reads them).
+pub(crate) fn is_quiet(game: &Game) -> bool {
+    mnk_engine::with_game!(game, b => {
+        let me = b.side_to_move();
+        b.winning_cells(me).is_empty() && b.winning_cells(me.opponent()).is_empty()
+    })
 }
 
 /// One game line, parsed.

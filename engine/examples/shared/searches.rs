@@ -13,7 +13,7 @@ use super::games::fail;
 /// Table of each search, in bytes.
 const TABLE_BYTES: usize = 32 << 20;
 /// Threads sharing the positions.
-pub(crate) const THREADS: usize = 2;
+const THREADS: usize = 2;
 
 /// The move and score (for the side to move) of an `nodes`-node search of `game`.
 pub(crate) fn search(engine: &mut Engine, game: &Game, nodes: u64) -> (Point, Score) {
