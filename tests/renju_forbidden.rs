@@ -147,3 +147,49 @@ fn forbidden_points_on_twenty_by_twenty_match_the_reference() {
     }
     assert!(compared > 80, "{compared} positions compared");
 }
+
+/// Black's stones and white's, alternating from black, for a position with black to move.
+fn renju_position(black: &[(usize, usize)], white: &[(usize, usize)]) -> mnk_engine::game::Game {
+    assert_eq!(black.len(), white.len());
+    let moves: Vec<Point> =
+        black.iter().zip(white).flat_map(|(&b, &w)| [Point::from(b), Point::from(w)]).collect();
+    mnk_engine::game::Game::from_points(BoardSize::FIFTEEN, Rule::Renju, &moves).expect("legal")
+}
+
+#[test]
+fn renju_fouls_are_named_overline_double_four_and_double_three() {
+    use mnk_engine::renju::Foul;
+    let white = [(0, 0), (0, 2), (0, 4), (0, 6), (0, 8)];
+    //  . . . . . . . . .       row 7: X X X . X X  -> the gap makes six
+    let overline = renju_position(&[(3, 7), (4, 7), (5, 7), (7, 7), (8, 7)], &white);
+    assert_eq!(overline.foul(Point::new(6, 7)), Some(Foul::Overline));
+    //  two lines of three meeting at (8,7): a four each way
+    let fours = renju_position(
+        &[(5, 7), (6, 7), (7, 7), (8, 4), (8, 5), (8, 6)],
+        &[(0, 0), (0, 2), (0, 4), (0, 6), (0, 8), (0, 10)],
+    );
+    assert_eq!(fours.foul(Point::new(8, 7)), Some(Foul::DoubleFour));
+    //  two lines of two meeting at (8,7): an open three each way
+    let threes = renju_position(&[(6, 7), (7, 7), (8, 5), (8, 6)], &white[..4]);
+    assert_eq!(threes.foul(Point::new(8, 7)), Some(Foul::DoubleThree));
+    // Allowed points, occupied points and other rules name no foul.
+    assert_eq!(threes.foul(Point::new(9, 9)), None);
+    assert_eq!(threes.foul(Point::new(6, 7)), None);
+    let freestyle = threes.with_rule(Rule::Freestyle).expect("same moves");
+    assert_eq!(freestyle.foul(Point::new(8, 7)), None);
+}
+
+#[test]
+fn every_forbidden_point_of_the_data_file_has_a_foul_and_no_other_point_does() {
+    for case in cases() {
+        let game =
+            mnk_engine::game::Game::from_notation(BoardSize::FIFTEEN, Rule::Renju, &case.moves)
+                .expect("legal");
+        let named: Vec<String> = names(
+            (0..15)
+                .flat_map(|x| (0..15).map(move |y| (x, y)))
+                .filter(|&(x, y)| game.foul(Point::new(x, y)).is_some()),
+        );
+        assert_eq!(named, case.forbidden, "{}", case.moves);
+    }
+}

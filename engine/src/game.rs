@@ -187,6 +187,13 @@ impl Game {
         points
     }
 
+    /// The renju foul black would commit on `point` (regardless of whose turn it is): `None`
+    /// under other rules, off the board or on an occupied point.
+    pub fn foul(&self, point: Point) -> Option<crate::renju::Foul> {
+        let cell = self.geometry().cell(point.x, point.y)?;
+        with_game!(self, b => b.foul_at(cell))
+    }
+
     /// The same moves replayed under `rule`.
     pub fn with_rule(&self, rule: Rule) -> Result<Game, IllegalMove> {
         let mut game = Game::new(self.size(), rule);

@@ -41,6 +41,18 @@ pub trait Storage: Bitboard {
     ) -> Self {
         Self::EMPTY
     }
+
+    /// The renju foul black would commit on the empty `cell`: none on boards without line
+    /// patterns.
+    #[inline(always)]
+    fn renju_foul(
+        _lines: &Self::Patterns,
+        _black: Self,
+        _white: Self,
+        _cell: crate::geometry::Cell,
+    ) -> Option<crate::renju::Foul> {
+        None
+    }
 }
 
 impl Storage for Bits16 {
@@ -81,6 +93,15 @@ macro_rules! keyed_storage {
                 candidates: Self,
             ) -> Self {
                 crate::renju::forbidden_among(lines, black, white, candidates)
+            }
+
+            fn renju_foul(
+                lines: &Self::Patterns,
+                black: Self,
+                white: Self,
+                cell: crate::geometry::Cell,
+            ) -> Option<crate::renju::Foul> {
+                crate::renju::foul_at(lines, black, white, cell)
             }
         }
     };

@@ -21,6 +21,7 @@ pub mod command;
 pub mod driver;
 pub mod error;
 pub mod framing;
+pub mod gamefile;
 pub mod manager;
 pub mod progress;
 pub mod response;

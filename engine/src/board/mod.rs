@@ -205,6 +205,15 @@ impl<B: Storage> Board<B> {
         )
     }
 
+    /// The renju foul black would commit on `cell` (regardless of whose turn it is; none
+    /// under other rules, on the small boards, or on an occupied cell).
+    pub fn foul_at(&self, cell: Cell) -> Option<crate::renju::Foul> {
+        if self.rule != Rule::Renju {
+            return None;
+        }
+        B::renju_foul(&self.patterns, self.stones[0], self.stones[1], cell)
+    }
+
     /// The empty cells where a stone of `color` would win now (its "fives"): from the
     /// incremental line patterns where the board keeps them, else computed by the rule.
     #[inline]

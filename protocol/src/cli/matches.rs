@@ -27,6 +27,7 @@ use mnk_engine::rng::SplitMix64;
 use mnk_engine::size::BoardSize;
 
 use mnk_engine::notation::Point;
+use mnk_protocol::gamefile::{write_psq, write_sgf};
 use mnk_protocol::manager::MatchError;
 use mnk_protocol::manager::openings::{parse_opening, random_opening};
 use mnk_protocol::manager::process::EngineCommand;
@@ -228,11 +229,12 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             tally.losses,
             tally.score() * 100.0
         );
+        let game_file = record.to_game_file(size);
         if let Some(file) = sgf.as_mut() {
-            file.write_all(record.to_sgf(size).as_bytes())?;
+            file.write_all(write_sgf(&game_file).as_bytes())?;
         }
         if let Some(dir) = &psq_dir {
-            std::fs::write(dir.join(format!("game-{:04}.psq", index + 1)), record.to_psq(size))?;
+            std::fs::write(dir.join(format!("game-{:04}.psq", index + 1)), write_psq(&game_file))?;
         }
         if let Some((elo0, elo1)) = sprt
             && sprt_verdict(tally.llr(elo0, elo1)) != SprtVerdict::Continue

@@ -10,6 +10,7 @@ use std::fmt;
 use mnk_engine::board::IllegalMove;
 
 use super::process::EngineError;
+use crate::gamefile::GameFile;
 
 /// A finished game.
 #[derive(Clone, Debug)]
@@ -27,43 +28,28 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    /// The game in SGF (`GM[4]`), moves as `B[hh]` with letters for x then y.
-    pub fn to_sgf(&self, size: BoardSize) -> String {
-        let result = match self.result.winner {
-            Some(Color::Black) => "B+".to_string(),
-            Some(Color::White) => "W+".to_string(),
-            None => "0".to_string(),
-        };
-        let board = if size.is_square() {
-            size.width().to_string()
-        } else {
-            format!("{}:{}", size.width(), size.height())
-        };
-        let mut sgf = format!(
-            "(;GM[4]FF[4]SZ[{board}]PB[{}]PW[{}]RE[{}]C[{}]",
-            escape(&self.names[0]),
-            escape(&self.names[1]),
-            result,
-            escape(&self.result.reason.to_string())
+    /// The game as a file holds it (see [`crate::gamefile`]): the rule, the names, the
+    /// result with its reason as the comment, and each move's time (none for the opening's
+    /// stones). The caller adds the date and the event.
+    pub fn to_game_file(&self, size: BoardSize) -> GameFile {
+        let mut file = GameFile::new(size, Some(self.rule), &[]);
+        file.moves = self
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, &(point, ms))| (point, (i >= self.opening_len).then_some(ms)))
+            .collect();
+        file.names = self.names.clone().map(Some);
+        file.result = Some(
+            match self.result.winner {
+                Some(Color::Black) => "B+",
+                Some(Color::White) => "W+",
+                None => "0",
+            }
+            .to_string(),
         );
-        for (i, (point, _)) in self.moves.iter().enumerate() {
-            let colour = if i % 2 == 0 { 'B' } else { 'W' };
-            let letter = |coordinate: usize| char::from(b'a' + coordinate as u8);
-            sgf.push_str(&format!(";{colour}[{}{}]", letter(point.x), letter(point.y)));
-        }
-        sgf.push_str(")\n");
-        sgf
-    }
-
-    /// The game in Piskvork's PSQ format: a header, then `x,y,time_ms` per move, 1-based,
-    /// then the players' names.
-    pub fn to_psq(&self, size: BoardSize) -> String {
-        let mut psq = format!("Piskvorky {}x{}, 11:11, 0\n", size.width(), size.height());
-        for (point, ms) in &self.moves {
-            psq.push_str(&format!("{},{},{}\n", point.x + 1, point.y + 1, ms));
-        }
-        psq.push_str(&format!("{}\n{}\n", self.names[0], self.names[1]));
-        psq
+        file.comment = Some(self.result.reason.to_string());
+        file
     }
 }
 
@@ -136,13 +122,10 @@ impl fmt::Display for GameEnd {
     }
 }
 
-fn escape(text: &str) -> String {
-    text.replace('\\', "\\\\").replace(']', "\\]")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gamefile::{write_psq, write_sgf};
 
     #[test]
     fn records_print_as_sgf_and_psq() {
@@ -156,14 +139,13 @@ mod tests {
                 reason: GameEnd::Timeout { ms: 1100 },
             },
         };
+        let file = record.to_game_file(BoardSize::FIFTEEN);
         assert_eq!(
-            record.to_sgf(BoardSize::FIFTEEN),
-            "(;GM[4]FF[4]SZ[15]PB[mnk]PW[other\\]]RE[W+]C[timeout: no move within 1100 ms];B[hh];W[ii])\n"
+            write_sgf(&file),
+            "(;GM[4]FF[4]SZ[15]RU[freestyle]PB[mnk]PW[other\\]]RE[W+]\
+             C[timeout: no move within 1100 ms];B[hh];W[ii]C[12 ms])\n"
         );
-        assert_eq!(
-            record.to_psq(BoardSize::FIFTEEN),
-            "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,12\nmnk\nother]\n"
-        );
+        assert_eq!(write_psq(&file), "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,12\nmnk\nother]\n");
     }
 
     #[test]
