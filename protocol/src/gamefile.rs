@@ -267,7 +267,7 @@ fn read_psq(text: &str) -> Result<GameFile, GameFileError> {
         }
     }
     // Piskvork writes the two names after the moves (then, sometimes, more lines).
-    file.names = [rest.first().map(|s| s.to_string()), rest.get(1).map(|s| s.to_string())];
+    file.names = [rest.first().map(ToString::to_string), rest.get(1).map(ToString::to_string)];
     Ok(file)
 }
 

@@ -17,6 +17,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 pub mod command;
 pub mod driver;
 pub mod error;
@@ -27,3 +28,4 @@ pub mod progress;
 pub mod response;
 pub mod session;
 pub mod setting;
+pub mod web;

@@ -3,7 +3,7 @@
 //! Without arguments it speaks the Gomocup protocol on stdin/stdout (see `docs/protocol.md`);
 //! `--threads N` does the same with N search threads until `INFO thread_num` says otherwise,
 //! and `classroom` with the classroom program choosing the moves. The subcommands are tools
-//! (see [`cli`]): `perft`, `solve`, `bench`, `match`, `openings`, `datagen`, `play`, `tune`. `pbrain-mnk --help`
+//! (see [`cli`]): `perft`, `solve`, `bench`, `analyze`, `gui`, `match`, `openings`, `datagen`, `play`, `tune`. `pbrain-mnk --help`
 //! lists them, `pbrain-mnk SUBCOMMAND --help` gives one's options.
 
 mod cli;
@@ -48,10 +48,12 @@ fn main() -> ExitCode {
         Tool::Perft(args) => cli::perft::run(args, &mut out),
         Tool::Solve(args) => cli::solve::run(args, &mut out),
         Tool::Bench(args) => cli::bench::run(args, &mut out),
+        Tool::Analyze(args) => cli::analyze::run(args, &mut out),
         Tool::Match(args) => cli::matches::run(args, &mut out),
         Tool::Openings(args) => cli::openings::run(args, &mut out),
         Tool::Datagen(args) => cli::datagen::run(args, &mut out),
         Tool::Play(args) => cli::play::run(args, &mut io::stdin().lock(), &mut out),
+        Tool::Gui(args) => cli::gui::run(args, &mut out),
         Tool::Tune(args) => cli::tune::run(args, &mut out),
         Tool::Help(args) => args.run(&mut out),
         Tool::Classroom => unreachable!("the protocol loop ran"),

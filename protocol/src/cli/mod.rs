@@ -3,8 +3,10 @@
 //! to stdout and exit 0; a bad argument exits 2 with the usage on stderr, and so does an
 //! argument that parses but cannot be used ([`UsageError`]). Other failures exit 1.
 
+pub(crate) mod analyze;
 pub(crate) mod bench;
 pub(crate) mod datagen;
+pub(crate) mod gui;
 pub(crate) mod matches;
 pub(crate) mod openings;
 pub(crate) mod perft;
@@ -76,6 +78,8 @@ pub(crate) enum Tool {
     Solve(solve::Args),
     /// Prints the bench signature, or measures the speed of the hot paths.
     Bench(bench::Args),
+    /// Shows the engine's best lines for a position (moves or an SGF/PSQ file).
+    Analyze(Box<analyze::Args>),
     /// Plays refereed games between two pbrain engines.
     Match(Box<matches::Args>),
     /// Writes balanced openings for matches.
@@ -84,6 +88,8 @@ pub(crate) enum Tool {
     Datagen(datagen::Args),
     /// Plays a game in the terminal.
     Play(play::Args),
+    /// Serves the web board: play, analyse and watch engines in a browser.
+    Gui(gui::Args),
     /// Tunes the search's tunables by SPSA over fixed-node game pairs (resumable).
     Tune(Box<tune::Args>),
     /// The protocol loop, played by the classroom program (a sparring partner).
@@ -137,10 +143,12 @@ impl Tool {
             Tool::Perft(_) => "perft",
             Tool::Solve(_) => "solve",
             Tool::Bench(_) => "bench",
+            Tool::Analyze(_) => "analyze",
             Tool::Match(_) => "match",
             Tool::Openings(_) => "openings",
             Tool::Datagen(_) => "datagen",
             Tool::Play(_) => "play",
+            Tool::Gui(_) => "gui",
             Tool::Tune(_) => "tune",
             Tool::Classroom => "classroom",
             Tool::Help(_) => "help",
@@ -218,6 +226,22 @@ pub(crate) enum UsageError {
     TuneState(PathBuf, StateError),
     /// `tune --params` names a tunable the search does not have.
     Param(ParamError),
+    /// `gui --engine` names that cannot be told apart.
+    EngineName(String),
+    /// `gui --port` that cannot be listened on.
+    Port {
+        /// The port.
+        port: u16,
+        /// Why not.
+        error: String,
+    },
+    /// A game file (`--file`) that cannot be read as a game, or lacks the position asked for.
+    GameFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        error: String,
+    },
 }
 
 impl fmt::Display for UsageError {
@@ -254,6 +278,9 @@ impl fmt::Display for UsageError {
             ),
             UsageError::TuneState(path, error) => write!(f, "--state {}: {error}", path.display()),
             UsageError::Param(error) => write!(f, "--params: {error}"),
+            UsageError::EngineName(error) => write!(f, "--engine: {error}"),
+            UsageError::Port { port, error } => write!(f, "--port {port}: {error}"),
+            UsageError::GameFile { path, error } => write!(f, "--file {}: {error}", path.display()),
         }
     }
 }

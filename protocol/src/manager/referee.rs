@@ -261,6 +261,109 @@ fn referee(
     }
 }
 
+/// An engine seated at a board that changes between its moves (the web board): started when
+/// first asked, kept running while the board and rule stay the same, and asked each move
+/// with the whole position (`BEGIN` on an empty board, else `BOARD`). Each answer is refereed
+/// as in a match: a late, illegal or refused answer forfeits, and the process is stopped so
+/// that the next request starts it again.
+pub struct Seat {
+    spec: EngineSpec,
+    running: Option<(EngineProcess, GameSettings)>,
+}
+
+/// A seated engine's move and the milliseconds it took.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SeatMove {
+    /// The move (legal in the position asked about).
+    pub point: Point,
+    /// Milliseconds from the request to the answer.
+    pub ms: u64,
+}
+
+impl Seat {
+    /// A seat for the engine `spec` starts; nothing is started yet.
+    pub fn new(spec: EngineSpec) -> Seat {
+        Seat { spec, running: None }
+    }
+
+    /// The engine's `ABOUT` name once it has been started.
+    pub fn name(&self) -> Option<&str> {
+        self.running.as_ref().map(|(process, _)| process.name.as_str())
+    }
+
+    /// The engine's move in `game` (whose side to move it plays) within `turn_ms`, with
+    /// `tolerance_ms` more before the answer is late. An `Err` is why it forfeits.
+    pub fn play(
+        &mut self,
+        game: &Game,
+        turn_ms: u64,
+        tolerance_ms: u64,
+    ) -> Result<SeatMove, GameEnd> {
+        let settings = GameSettings {
+            size: game.size(),
+            rule: game.rule(),
+            turn_ms,
+            game_ms: 0,
+            increment_ms: 0,
+            tolerance_ms,
+            max_memory: 367_001_600,
+            max_moves: None,
+        };
+        let color = game.side_to_move();
+        let same = |s: &GameSettings| {
+            (s.size, s.rule, s.turn_ms, s.tolerance_ms)
+                == (game.size(), game.rule(), turn_ms, tolerance_ms)
+        };
+        if self.running.as_ref().is_some_and(|(_, s)| !same(s)) {
+            self.stop();
+        }
+        if self.running.is_none() {
+            let process = match prepare(&self.spec, &settings, color) {
+                Ok(Ok(process)) => process,
+                Ok(Err(result)) => return Err(result.reason),
+                Err(MatchError::EngineStart(e)) => return Err(GameEnd::StartFailed(e)),
+                Err(MatchError::BadOpening(_)) => unreachable!("prepare places no opening"),
+            };
+            self.running = Some((process, settings.clone()));
+        }
+        let (process, _) = self.running.as_mut().expect("started above");
+        let moves: Vec<(Point, u64)> = game.history().into_iter().map(|p| (p, 0)).collect();
+        let answer = process.send(&move_request(&moves, color, None)).and_then(|()| {
+            let sent = Instant::now();
+            let reply = read_move(process, Duration::from_millis(turn_ms + tolerance_ms));
+            reply.map(|reply| (reply, sent.elapsed().as_millis() as u64))
+        });
+        let refereed = match answer {
+            Ok((MoveReply::Move(Ok(point)), ms)) => match game.clone().try_play(point) {
+                Ok(_) => Ok(SeatMove { point, ms }),
+                Err(error) => Err(GameEnd::IllegalMove { point, error }),
+            },
+            Ok((MoveReply::Move(Err(text)), _)) => Err(GameEnd::OffAnyBoard(truncate(&text))),
+            Ok((MoveReply::Refusal(text), _)) => Err(GameEnd::Refused(truncate(&text))),
+            Ok((MoveReply::Noise, _)) => unreachable!("read_move skips noise"),
+            Err(EngineError::Timeout) => Err(GameEnd::Timeout { ms: turn_ms + tolerance_ms }),
+            Err(e) => Err(GameEnd::Crashed(e)),
+        };
+        if refereed.is_err() {
+            self.stop();
+        }
+        refereed
+    }
+
+    /// Ends the engine's process, if one runs.
+    pub fn stop(&mut self) {
+        if let Some((process, _)) = self.running.take() {
+            process.quit();
+        }
+    }
+}
+
+impl Drop for Seat {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
 /// The command that asks the engine of `color` for a move, as a manager asks: `BEGIN` on
 /// an empty board, `TURN` with the opponent's move when that is all the engine has not
 /// been told (`told`: how many of the moves it knows, `None` before its first move), and

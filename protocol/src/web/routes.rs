@@ -1,0 +1,424 @@
+//! The web board's routes. Every body is JSON; every refusal is `{"error": "..."}` with a
+//! 4xx status, and leaves nothing changed (the server keeps no game).
+//!
+//! | route | body | answer |
+//! |---|---|---|
+//! | `GET /`, `/board.js`, `/board.css` | | the page |
+//! | `GET /api/config` | | rules, engines to seat, limits |
+//! | `POST /api/position` | size, rule, moves | side to move, result, forbidden points |
+//! | `POST /api/think` | position, seat, level, time_ms or nodes, nbest | the seat's move (mnk's with its analysis) or why it forfeits |
+//! | `POST /api/load` | text (SGF or PSQ) | size, rule, moves, names |
+//! | `POST /api/save` | position, format (`sgf` or `psq`), names | text, file name |
+//!
+//! A position is `size` (`"15"` or `"20x15"`), `rule` (`"renju"`) and `moves` (a move list
+//! in either notation, `"h8 i9"`); the answers write moves in pos notation (`h8`).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Json, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use mnk_engine::board::{IllegalMove, PositionError};
+use mnk_engine::color::Color;
+use mnk_engine::engine::MAX_NBEST;
+use mnk_engine::game::Game;
+use mnk_engine::limits::Limits;
+use mnk_engine::notation::{Point, format_pos, parse_moves};
+use mnk_engine::outcome::Outcome;
+use mnk_engine::rules::Rule;
+use mnk_engine::size::BoardSize;
+use mnk_engine::strength::{Level, Strength};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::AppState;
+use crate::analysis::{Analysis, duration_ms};
+use crate::gamefile::{self, GameFile};
+
+/// The name of mnk's own seat.
+pub(crate) const MNK: &str = "mnk";
+/// The longest search a request may ask for, in milliseconds.
+const MAX_TIME_MS: u64 = 60_000;
+/// The most nodes a request may ask for.
+const MAX_NODES: u64 = 100_000_000;
+/// Milliseconds a seated engine may answer late before it forfeits.
+const TOLERANCE_MS: u64 = 1_000;
+
+const INDEX_HTML: &str = include_str!("assets/index.html");
+const BOARD_JS: &str = include_str!("assets/board.js");
+const BOARD_CSS: &str = include_str!("assets/board.css");
+
+/// The routes (state and the origin check are added by the caller).
+pub(crate) fn routes() -> Router<Arc<AppState>> {
+    Router::new()
+        .route("/", get(|| async { page("text/html; charset=utf-8", INDEX_HTML) }))
+        .route("/board.js", get(|| async { page("text/javascript; charset=utf-8", BOARD_JS) }))
+        .route("/board.css", get(|| async { page("text/css; charset=utf-8", BOARD_CSS) }))
+        .route("/api/config", get(config))
+        .route("/api/position", post(position))
+        .route("/api/think", post(think))
+        .route("/api/load", post(load))
+        .route("/api/save", post(save))
+        .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page or route".into()) })
+}
+
+fn page(content_type: &'static str, body: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "no-cache")], body)
+        .into_response()
+}
+
+/// A refusal: `{"error": message}` with `status`.
+pub(crate) fn error(status: StatusCode, message: String) -> Response {
+    (status, Json(json!({ "error": message }))).into_response()
+}
+
+/// Why a request is refused.
+#[derive(Debug)]
+pub(crate) struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+impl ApiError {
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError { status: StatusCode::BAD_REQUEST, message: message.into() }
+    }
+
+    fn unplayable(message: impl Into<String>) -> ApiError {
+        ApiError { status: StatusCode::UNPROCESSABLE_ENTITY, message: message.into() }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        error(self.status, self.message)
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(rejection: JsonRejection) -> ApiError {
+        ApiError { status: rejection.status(), message: rejection.body_text() }
+    }
+}
+
+/// The body of a request, or why it is refused.
+fn body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
+    body.map(|Json(value)| value).map_err(ApiError::from)
+}
+
+/// A position as requests name it.
+#[derive(Debug, Deserialize)]
+struct PositionArgs {
+    size: String,
+    rule: String,
+    #[serde(default)]
+    moves: String,
+}
+
+impl PositionArgs {
+    /// The position, or why it is none: a bad size, rule or move list (400) or an illegal
+    /// move (422, renju fouls named).
+    fn game(&self) -> Result<Game, ApiError> {
+        let size: BoardSize = self.size.parse().map_err(|e| ApiError::bad(format!("{e}")))?;
+        let rule: Rule = self.rule.parse().map_err(|e| ApiError::bad(format!("{e}")))?;
+        let points =
+            parse_moves(&self.moves).map_err(|e| ApiError::bad(format!("bad move list: {e}")))?;
+        Game::from_points(size, rule, &points).map_err(|e| match e {
+            PositionError::Syntax(e) => ApiError::bad(format!("bad move list: {e}")),
+            PositionError::Illegal { index, reason } => {
+                let before = Game::from_points(size, rule, &points[..index]).expect("legal prefix");
+                ApiError::unplayable(illegal_message(&before, points[index], &reason))
+            }
+        })
+    }
+}
+
+/// Why `point` cannot be played in `game`, in pos notation, naming a renju foul.
+fn illegal_message(game: &Game, point: Point, reason: &IllegalMove) -> String {
+    let at = format_pos(point);
+    match reason {
+        IllegalMove::OffBoard { .. } => format!("{at} is off the {} board", game.size()),
+        IllegalMove::Occupied { .. } => format!("{at} is taken"),
+        IllegalMove::GameOver => "the game is over".to_string(),
+        IllegalMove::Forbidden { .. } => match game.foul(point) {
+            Some(foul) => format!("{at} is forbidden for black in renju: {foul}"),
+            None => format!("{at} is forbidden for black in renju"),
+        },
+    }
+}
+
+fn colour(color: Color) -> &'static str {
+    match color {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+/// `ongoing`, the winner's colour, or `draw`.
+fn result(game: &Game) -> &'static str {
+    match game.result() {
+        Outcome::Ongoing => "ongoing",
+        Outcome::Win(color) => colour(color),
+        Outcome::Draw => "draw",
+    }
+}
+
+fn pos_list(points: impl IntoIterator<Item = Point>) -> Vec<String> {
+    points.into_iter().map(format_pos).collect()
+}
+
+async fn config(State(state): State<Arc<AppState>>) -> Response {
+    let mut engines = vec![MNK.to_string()];
+    engines.extend(state.seats.keys().cloned());
+    Json(json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "rules": Rule::ALL.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "engines": engines,
+        "max_nbest": MAX_NBEST,
+        "max_time_ms": MAX_TIME_MS,
+        "max_level": Strength::FULL,
+    }))
+    .into_response()
+}
+
+/// The answer to `/api/position`.
+#[derive(Serialize)]
+struct PositionReply {
+    size: String,
+    width: usize,
+    height: usize,
+    rule: String,
+    moves: Vec<String>,
+    to_move: &'static str,
+    result: &'static str,
+    /// Black's forbidden points while black is to move under renju.
+    forbidden: Vec<String>,
+}
+
+fn describe(game: &Game) -> PositionReply {
+    let renju_black = game.rule() == Rule::Renju
+        && game.side_to_move() == Color::Black
+        && game.result() == Outcome::Ongoing;
+    PositionReply {
+        size: game.size().arg(),
+        width: game.size().width(),
+        height: game.size().height(),
+        rule: game.rule().to_string(),
+        moves: pos_list(game.history()),
+        to_move: colour(game.side_to_move()),
+        result: result(game),
+        forbidden: if renju_black { pos_list(game.forbidden_points()) } else { Vec::new() },
+    }
+}
+
+async fn position(
+    request: Result<Json<PositionArgs>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let game = body(request)?.game()?;
+    Ok(Json(describe(&game)).into_response())
+}
+
+/// `/api/think`'s body.
+#[derive(Debug, Deserialize)]
+struct ThinkArgs {
+    #[serde(flatten)]
+    position: PositionArgs,
+    /// `mnk` or the name of an engine given at start.
+    #[serde(default = "mnk_seat")]
+    seat: String,
+    /// mnk's strength, 0 to 100.
+    #[serde(default = "full_level")]
+    level: u32,
+    /// Milliseconds for the move.
+    #[serde(default = "default_time_ms")]
+    time_ms: u64,
+    /// Nodes for mnk's search instead of a time.
+    nodes: Option<u64>,
+    /// How many of mnk's best lines to report.
+    #[serde(default = "one")]
+    nbest: usize,
+}
+
+fn mnk_seat() -> String {
+    MNK.to_string()
+}
+fn full_level() -> u32 {
+    Strength::FULL
+}
+fn default_time_ms() -> u64 {
+    1_000
+}
+fn one() -> usize {
+    1
+}
+
+/// The answer to `/api/think`.
+#[derive(Serialize)]
+struct ThinkReply {
+    /// The seat's move, `None` when it forfeits.
+    #[serde(rename = "move")]
+    chosen: Option<String>,
+    /// The engine's name (`ABOUT`'s, for a seated engine).
+    engine: String,
+    /// Milliseconds the move took.
+    time_ms: u64,
+    /// mnk's lines (none for a seated engine).
+    analysis: Option<Analysis>,
+    /// Why the seat forfeits, as a match reports it.
+    forfeit: Option<String>,
+}
+
+async fn think(
+    State(state): State<Arc<AppState>>,
+    request: Result<Json<ThinkArgs>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let args = body(request)?;
+    let game = args.position.game()?;
+    if game.result() != Outcome::Ongoing {
+        return Err(ApiError::unplayable("the game is over"));
+    }
+    if game.legal_points().is_empty() {
+        return Err(ApiError::unplayable("black has only forbidden points left"));
+    }
+    if !(1..=MAX_TIME_MS).contains(&args.time_ms) {
+        return Err(ApiError::bad(format!("time_ms must be 1..={MAX_TIME_MS}")));
+    }
+    if args.nodes.is_some_and(|n| !(1..=MAX_NODES).contains(&n)) {
+        return Err(ApiError::bad(format!("nodes must be 1..={MAX_NODES}")));
+    }
+    if !(1..=MAX_NBEST).contains(&args.nbest) {
+        return Err(ApiError::bad(format!("nbest must be 1..={MAX_NBEST}")));
+    }
+    let strength = Strength::new(args.level)
+        .ok_or_else(|| ApiError::bad(format!("level must be 0..={}", Strength::FULL)))?;
+    if args.seat != MNK && !state.seats.contains_key(&args.seat) {
+        return Err(ApiError::bad(format!("no engine named {:?} was given at start", args.seat)));
+    }
+    let reply = tokio::task::spawn_blocking(move || {
+        if args.seat == MNK {
+            mnk_move(&state, &game, strength, &args)
+        } else {
+            seat_move(&state, &game, &args)
+        }
+    })
+    .await
+    .map_err(|e| ApiError { status: StatusCode::INTERNAL_SERVER_ERROR, message: e.to_string() })?;
+    Ok(Json(reply).into_response())
+}
+
+/// mnk's move and analysis.
+fn mnk_move(state: &AppState, game: &Game, strength: Strength, args: &ThinkArgs) -> ThinkReply {
+    let seed = {
+        let mut searches = state.searches.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        *searches += 1;
+        *searches
+    };
+    let limits = match args.nodes {
+        Some(nodes) => Limits::nodes(nodes),
+        None => Limits::time(Duration::from_millis(args.time_ms)),
+    };
+    let mut engine = state.engine.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    engine.set_level(Level { strength, seed });
+    engine.new_game(game.size(), game.rule());
+    let result = if args.nbest > 1 {
+        engine.go_nbest(game, limits, args.nbest, &mut |_| {})
+    } else {
+        engine.go(game, limits, &mut |_| {})
+    };
+    ThinkReply {
+        chosen: result.best_move.map(|cell| format_pos(game.point(cell))),
+        engine: format!("mnk {}", env!("CARGO_PKG_VERSION")),
+        time_ms: duration_ms(result.time),
+        analysis: Some(Analysis::of(game, &result)),
+        forfeit: None,
+    }
+}
+
+/// A seated engine's move, refereed.
+fn seat_move(state: &AppState, game: &Game, args: &ThinkArgs) -> ThinkReply {
+    let mut seat =
+        state.seats[&args.seat].lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let played = seat.play(game, args.time_ms, TOLERANCE_MS);
+    let engine = seat.name().unwrap_or(&args.seat).to_string();
+    match played {
+        Ok(played) => ThinkReply {
+            chosen: Some(format_pos(played.point)),
+            engine,
+            time_ms: played.ms,
+            analysis: None,
+            forfeit: None,
+        },
+        Err(reason) => ThinkReply {
+            chosen: None,
+            engine,
+            time_ms: 0,
+            analysis: None,
+            forfeit: Some(reason.to_string()),
+        },
+    }
+}
+
+/// `/api/load`'s body.
+#[derive(Debug, Deserialize)]
+struct LoadArgs {
+    /// An SGF or PSQ file's text.
+    text: String,
+    /// The rule to use when the file names none.
+    rule: Option<String>,
+}
+
+async fn load(request: Result<Json<LoadArgs>, JsonRejection>) -> Result<Response, ApiError> {
+    let args = body(request)?;
+    let file = gamefile::read(&args.text).map_err(|e| ApiError::bad(e.to_string()))?;
+    let fallback = match &args.rule {
+        Some(rule) => rule.parse::<Rule>().map_err(|e| ApiError::bad(e.to_string()))?,
+        None => Rule::default(),
+    };
+    let position = PositionArgs {
+        size: file.size.arg(),
+        rule: file.rule.unwrap_or(fallback).to_string(),
+        moves: pos_list(file.points()).join(" "),
+    };
+    let game = position.game()?;
+    Ok(Json(json!({
+        "position": describe(&game),
+        "names": file.names,
+    }))
+    .into_response())
+}
+
+/// `/api/save`'s body.
+#[derive(Debug, Deserialize)]
+struct SaveArgs {
+    #[serde(flatten)]
+    position: PositionArgs,
+    /// `sgf` or `psq`.
+    format: String,
+    /// Black's name and white's.
+    #[serde(default)]
+    names: [Option<String>; 2],
+}
+
+async fn save(request: Result<Json<SaveArgs>, JsonRejection>) -> Result<Response, ApiError> {
+    let args = body(request)?;
+    let game = args.position.game()?;
+    let mut file = GameFile::new(game.size(), Some(game.rule()), &game.history());
+    file.names = args.names.clone();
+    file.result = match game.result() {
+        Outcome::Win(Color::Black) => Some("B+".into()),
+        Outcome::Win(Color::White) => Some("W+".into()),
+        Outcome::Draw => Some("0".into()),
+        Outcome::Ongoing => None,
+    };
+    let text = match args.format.as_str() {
+        "sgf" => gamefile::write_sgf(&file),
+        "psq" => gamefile::write_psq(&file),
+        other => return Err(ApiError::bad(format!("format {other:?}: sgf or psq"))),
+    };
+    let filename = format!("mnk-{}-{}.{}", game.rule(), game.move_count(), args.format);
+    Ok(Json(json!({ "text": text, "filename": filename })).into_response())
+}
