@@ -440,3 +440,70 @@ fn help_params_lists_every_tunable_with_its_default_and_range() {
         assert!(line.contains("..="), "{line}");
     }
 }
+
+#[test]
+fn analyze_prints_the_position_each_best_line_and_the_search() {
+    let out = pbrain(&["analyze", "--moves", "h8 i9 h10", "--nodes", "20000", "--nbest", "3"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines = stdout_lines(&out);
+    assert_eq!(lines[0], "position 15x15 freestyle moves 3 to_move white");
+    for (i, line) in lines[1..4].iter().enumerate() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(&words[..3], &["line", &(i + 1).to_string(), "move"], "{line}");
+        // The principal variation starts with the line's move.
+        let pv = words.iter().position(|&w| w == "pv").expect("a pv");
+        assert_eq!(words[pv + 1], words[3], "{line}");
+        assert!(words[7].ends_with('%'), "{line}");
+    }
+    assert!(lines[4].starts_with("searched depth "), "{lines:?}");
+    assert_eq!(lines.len(), 5);
+    // Fixed nodes: the same lines again.
+    let again = pbrain(&["analyze", "--moves", "h8 i9 h10", "--nodes", "20000", "--nbest", "3"]);
+    let strip = |l: &[String]| l[..4].to_vec();
+    assert_eq!(strip(&stdout_lines(&again)), strip(&lines));
+}
+
+#[test]
+fn analyze_reads_game_files_and_prints_json() {
+    let dir = std::env::temp_dir().join(format!("mnk-analyze-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sgf = dir.join("game.sgf");
+    // Black's four in column h after five moves: the win is h7 or h12.
+    std::fs::write(&sgf, "(;GM[4]SZ[15]RU[standard];B[hh];W[aa];B[hi];W[ab];B[hj];W[ac];B[hk];W[ad])")
+        .unwrap();
+    let path = sgf.to_str().unwrap();
+    let out = pbrain(&["analyze", "--file", path, "--nodes", "5000", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(json["rule"], "standard");
+    assert_eq!(json["to_move"], "black");
+    let best = json["lines"][0]["move"].as_str().unwrap();
+    assert!(["h7", "h12"].contains(&best), "{json}");
+    assert_eq!(json["lines"][0]["decisive"], true);
+    assert_eq!(json["lines"][0]["win_chance"], 1.0);
+    // The position after three moves: white to move.
+    let early = pbrain(&["analyze", "--file", path, "--move-number", "3", "--nodes", "2000"]);
+    assert_eq!(stdout_lines(&early)[0], "position 15x15 standard moves 3 to_move white");
+    // A decided position says who won.
+    let five = pbrain(&["analyze", "--moves", "h8a1h9a2h10a3h11a4h12"]);
+    assert_eq!(stdout_lines(&five), ["position 15x15 freestyle moves 9 to_move white", "result black"]);
+    // Bad input: exit code 2 with the reason.
+    for (args, says) in [
+        (vec!["analyze", "--file", path, "--move-number", "99"], "the game has 8 moves"),
+        (vec!["analyze", "--file", "/nonexistent.sgf"], "--file /nonexistent.sgf"),
+        (vec!["analyze", "--moves", "h8 h8"], "move 2 is illegal"),
+        (vec!["analyze", "--moves", "h8", "--file", path], "cannot be used with"),
+        (vec!["analyze", "--nbest", "0"], "--nbest"),
+    ] {
+        let out = pbrain(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+    let text = dir.join("not-a-game.txt");
+    std::fs::write(&text, "hello").unwrap();
+    let out = pbrain(&["analyze", "--file", text.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a game file"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
