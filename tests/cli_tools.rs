@@ -266,11 +266,49 @@ fn play_a_scripted_game_with_bad_input_and_undo() {
     let out = play_with_input(&["--size", "3", "--black", "human", "--white", "human"], script);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("not a move"), "{text}");
-    assert!(text.contains("illegal: 7,7 is off the board"), "{text}");
-    assert!(text.contains("illegal: 0,0 is occupied"), "{text}");
-    assert!(text.contains("took back 2 move(s)"), "{text}");
+    assert!(text.contains("'hello' is not a move: type a column letter"), "{text}");
+    assert!(text.contains("illegal: 7,7 is off the 3x3 board"), "{text}");
+    assert!(text.contains("illegal: a1 is taken"), "{text}");
+    assert!(text.contains("took back b3 and c3"), "{text}");
+    assert!(text.contains("black (X) plays a2"), "{text}");
     assert!(text.trim_end().ends_with("result: black (X) wins after 5 moves"), "{text}");
+}
+
+#[test]
+fn play_shows_the_board_once_a_turn_names_fouls_hints_and_saves() {
+    // Renju, the person black against the engine: a double three is refused by name.
+    let dir = std::env::temp_dir().join(format!("mnk-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sgf = dir.join("Game.sgf");
+    let script = format!("h8\nhint\nsave {}\nquit\n", sgf.display());
+    let args = ["--rule", "renju", "--time-move", "100"];
+    let out = play_with_input(&args, &script);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    // One board before each of the person's two turns.
+    assert_eq!(text.matches("    a b c d e f g h i j k l m n o").count(), 2, "{text}");
+    assert!(text.contains("black (X) plays h8"), "{text}");
+    // The engine's reply is marked on the board.
+    let marked = text.lines().filter(|l| l.contains("[O]")).count();
+    assert_eq!(marked, 1, "{text}");
+    assert!(text.contains("hint: "), "{text}");
+    assert!(text.contains("saved 2 moves to"), "{text}");
+    let saved = std::fs::read_to_string(&sgf).unwrap();
+    assert!(
+        saved.starts_with("(;GM[4]FF[4]SZ[15]RU[renju]PB[human]PW[engine];B[hh];W["),
+        "{saved}"
+    );
+
+    // Human against human: black's double three at i8 is refused, with the foul named and
+    // the forbidden point drawn.
+    let script = "g8\na1\nh8\na3\ni6\na5\ni7\na7\ni8\nquit\n";
+    let out = play_with_input(&["--rule", "renju", "--black", "human", "--white", "human"], script);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("illegal: i8 is forbidden for black in renju: double three"), "{text}");
+    assert!(text.contains("  8 . . . . . . X X * . "), "{text}");
+    assert!(text.contains("  7[O]. "), "{text}");
+    assert!(text.contains("* black's forbidden points (renju)"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -469,8 +507,11 @@ fn analyze_reads_game_files_and_prints_json() {
     std::fs::create_dir_all(&dir).unwrap();
     let sgf = dir.join("game.sgf");
     // Black's four in column h after five moves: the win is h7 or h12.
-    std::fs::write(&sgf, "(;GM[4]SZ[15]RU[standard];B[hh];W[aa];B[hi];W[ab];B[hj];W[ac];B[hk];W[ad])")
-        .unwrap();
+    std::fs::write(
+        &sgf,
+        "(;GM[4]SZ[15]RU[standard];B[hh];W[aa];B[hi];W[ab];B[hj];W[ac];B[hk];W[ad])",
+    )
+    .unwrap();
     let path = sgf.to_str().unwrap();
     let out = pbrain(&["analyze", "--file", path, "--nodes", "5000", "--json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -486,7 +527,10 @@ fn analyze_reads_game_files_and_prints_json() {
     assert_eq!(stdout_lines(&early)[0], "position 15x15 standard moves 3 to_move white");
     // A decided position says who won.
     let five = pbrain(&["analyze", "--moves", "h8a1h9a2h10a3h11a4h12"]);
-    assert_eq!(stdout_lines(&five), ["position 15x15 freestyle moves 9 to_move white", "result black"]);
+    assert_eq!(
+        stdout_lines(&five),
+        ["position 15x15 freestyle moves 9 to_move white", "result black"]
+    );
     // Bad input: exit code 2 with the reason.
     for (args, says) in [
         (vec!["analyze", "--file", path, "--move-number", "99"], "the game has 8 moves"),

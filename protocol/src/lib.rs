@@ -21,6 +21,7 @@ pub mod analysis;
 pub mod command;
 pub mod driver;
 pub mod error;
+pub mod explain;
 pub mod framing;
 pub mod gamefile;
 pub mod manager;

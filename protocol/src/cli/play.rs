@@ -2,10 +2,15 @@
 //!
 //! Each side is a `human` (moves typed as `h8` or `x,y`), the `engine` (mnk's search with
 //! `--time-move` per move, at `--level` strength), the `classroom` program or `random` (a
-//! random legal move, from `--seed`). Humans may
-//! also type `undo` (takes back their last move and any reply since), `board` (shows the
-//! board again), `help` and `quit`. Bad input is explained and asked again; end of input
-//! ends the session quietly.
+//! random legal move, from `--seed`). Humans may also type `undo` (takes back their last
+//! move and any reply since), `hint` (mnk's best move for them, at full strength), `save
+//! FILE` (the game so far as SGF), `board` (shows the board again), `help` and `quit`. Bad
+//! input is explained in words (a renju foul by name) and asked again; end of input ends the
+//! session quietly.
+//!
+//! The board is shown once a turn: before each human move (with a person playing), after
+//! each move (without). The last move is in brackets, `[X]`, and while black is to move
+//! under renju its forbidden points show as `*`.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -17,9 +22,13 @@ use mnk_engine::limits::Limits;
 use mnk_engine::notation::{Point, format_pos};
 use mnk_engine::outcome::Outcome;
 use mnk_engine::rng::SplitMix64;
+use mnk_engine::rules::Rule;
 use mnk_engine::score::format_score;
 use mnk_engine::strength::{Level, Strength};
+use mnk_protocol::analysis::analyse;
 use mnk_protocol::command::parse_point;
+use mnk_protocol::explain::illegal_move;
+use mnk_protocol::gamefile::{GameFile, write_sgf};
 
 use super::{CliError, GameArgs};
 
@@ -101,50 +110,63 @@ pub(crate) fn run(
             engine
         })
     });
+    // Full strength, for hints.
+    let mut adviser: Option<Engine> = None;
+    let person_plays = seats.contains(&Seat::Human);
     writeln!(
         out,
         "mnk: {size} {rule}; black (X): {}, white (O): {}. Type 'help' for help.",
         seats[0].name(),
         seats[1].name()
     )?;
-    write!(out, "{game}")?;
     while game.result() == Outcome::Ongoing {
         let color = game.side_to_move();
         let name = colour_name(color);
-        let point = match seats[color.index()] {
-            Seat::Human => match ask(&game, name, input, out)? {
-                Action::Move(point) => point,
-                Action::Quit => return Ok(()),
-                Action::Undo => {
-                    // Back to this player's previous turn: its last move and every reply.
-                    let mut undone = 0;
-                    while game.undo().is_some() {
-                        undone += 1;
-                        if game.side_to_move() == color {
-                            break;
+        let (point, written) = match seats[color.index()] {
+            Seat::Human => {
+                draw(&game, out)?;
+                let asked = Asked { game: &game, name, seats, move_time };
+                match ask(&asked, &mut adviser, input, out)? {
+                    Action::Move(point, written) => (point, written),
+                    Action::Quit => return Ok(()),
+                    Action::Undo => {
+                        // Back to this player's previous turn: its last move and every reply.
+                        let mut undone = Vec::new();
+                        while let Some(point) = game.undo() {
+                            undone.push(format_pos(point));
+                            if game.side_to_move() == color {
+                                break;
+                            }
                         }
+                        writeln!(out, "took back {}", undone.join(" and "))?;
+                        continue;
                     }
-                    writeln!(out, "took back {undone} move(s)")?;
-                    write!(out, "{game}")?;
-                    continue;
                 }
-            },
+            }
             Seat::Engine | Seat::Classroom => {
                 let engine = engines[color.index()].as_mut().expect("a program's seat");
                 let (point, summary) = program_move(engine, &game, move_time);
                 let who = seats[color.index()].name();
-                writeln!(out, "{name} ({who}) plays {} — {summary}", format_point(point))?;
-                point
+                writeln!(out, "{name} ({who}) plays {} — {summary}", format_pos(point))?;
+                (point, String::new())
             }
             Seat::Random => {
                 let legal = game.legal_points();
                 let point = legal[rng.below(legal.len())];
-                writeln!(out, "{name} (random) plays {}", format_point(point))?;
-                point
+                writeln!(out, "{name} (random) plays {}", format_pos(point))?;
+                (point, String::new())
             }
         };
         game.try_play(point).expect("moves are checked before they are played");
-        write!(out, "{game}")?;
+        if !written.is_empty() {
+            writeln!(out, "{name} plays {written}")?;
+        }
+        if !person_plays {
+            draw(&game, out)?;
+        }
+    }
+    if person_plays {
+        draw(&game, out)?;
     }
     let result = match game.result() {
         // Renju's black with only forbidden points left: any move would be a foul.
@@ -165,8 +187,55 @@ fn colour_name(color: Color) -> &'static str {
     }
 }
 
-fn format_point(point: Point) -> String {
-    format!("{} ({point})", format_pos(point))
+/// The board with the last move in brackets and, while black is to move under renju, its
+/// forbidden points as `*`.
+fn draw(game: &Game, out: &mut dyn Write) -> Result<(), CliError> {
+    let size = game.size();
+    let stones: Vec<Point> = game.history();
+    let last = game.last_move();
+    let forbidden = if game.rule() == Rule::Renju && game.side_to_move() == Color::Black {
+        game.forbidden_points()
+    } else {
+        Vec::new()
+    };
+    let mut text = String::from("   ");
+    for x in 0..size.width() {
+        text.push(' ');
+        text.push(char::from(b'a' + x as u8));
+    }
+    text.push('\n');
+    for y in 0..size.height() {
+        text.push_str(&format!("{:>3}", y + 1));
+        let mut previous_last = false;
+        for x in 0..size.width() {
+            let point = Point::new(x, y);
+            let mark = match stones.iter().position(|&p| p == point) {
+                Some(i) if i % 2 == 0 => 'X',
+                Some(_) => 'O',
+                None if forbidden.contains(&point) => '*',
+                None => '.',
+            };
+            let is_last = last == Some(point);
+            text.push(if is_last {
+                '['
+            } else if previous_last {
+                ']'
+            } else {
+                ' '
+            });
+            text.push(mark);
+            previous_last = is_last;
+        }
+        if previous_last {
+            text.push(']');
+        }
+        text.push('\n');
+    }
+    if !forbidden.is_empty() {
+        text.push_str("    * black's forbidden points (renju)\n");
+    }
+    write!(out, "{text}")?;
+    Ok(())
 }
 
 /// The move `engine` chooses in `game` within `time`, and a summary of its search.
@@ -185,21 +254,31 @@ fn program_move(engine: &mut Engine, game: &Game, time: Duration) -> (Point, Str
 
 /// What a human asked for.
 enum Action {
-    Move(Point),
+    /// A legal move, and how the person wrote it.
+    Move(Point, String),
     Undo,
     Quit,
 }
 
+/// What `ask` needs to know of the game.
+struct Asked<'a> {
+    game: &'a Game,
+    name: &'static str,
+    seats: [Seat; 2],
+    move_time: Duration,
+}
+
 /// Asks the human until it gives a legal move, `undo` (with something to undo) or `quit`;
-/// end of input quits.
+/// end of input quits. `hint` and `save` are answered here.
 fn ask(
-    game: &Game,
-    name: &str,
+    asked: &Asked<'_>,
+    adviser: &mut Option<Engine>,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<Action, CliError> {
+    let game = asked.game;
     loop {
-        write!(out, "{name} to move> ")?;
+        write!(out, "{} to move> ", asked.name)?;
         out.flush()?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
@@ -207,18 +286,20 @@ fn ask(
             return Ok(Action::Quit);
         }
         let text = line.trim().to_ascii_lowercase();
-        match text.as_str() {
+        let (word, rest) = text.split_once(' ').unwrap_or((&text, ""));
+        match word {
             "" => continue,
             "quit" | "exit" => return Ok(Action::Quit),
             "help" => {
                 writeln!(
                     out,
-                    "moves: h8 (column letter, row from 1) or 7,7 (x,y from 0); undo; board; quit"
+                    "moves: h8 (column letter, row from 1) or 7,7 (x,y from 0); undo; hint; \
+                     save FILE (SGF); board; quit"
                 )?;
                 continue;
             }
             "board" => {
-                write!(out, "{game}")?;
+                draw(game, out)?;
                 continue;
             }
             "undo" if game.move_count() == 0 => {
@@ -226,30 +307,69 @@ fn ask(
                 continue;
             }
             "undo" => return Ok(Action::Undo),
+            "hint" => {
+                let engine = adviser.get_or_insert_with(|| Engine::new(Player::Mnk));
+                engine.new_game(game.size(), game.rule());
+                let limits = Limits::time(asked.move_time);
+                let analysis = analyse(engine, game, limits, 1, &mut |_| {});
+                match analysis.lines.first() {
+                    Some(line) => writeln!(
+                        out,
+                        "hint: {} (score {}, win chance {:.0}%, depth {}; line {})",
+                        line.first,
+                        line.score_text,
+                        line.win_chance * 100.0,
+                        line.depth,
+                        line.pv.join(" ")
+                    )?,
+                    None => writeln!(out, "hint: no move to suggest")?,
+                }
+                continue;
+            }
+            "save" if rest.trim().is_empty() => {
+                writeln!(out, "save needs a file name: save game.sgf")?;
+                continue;
+            }
+            "save" => {
+                // The name as typed, not lower-cased.
+                let path = line.trim()[4..].trim();
+                let mut file = GameFile::new(game.size(), Some(game.rule()), &game.history());
+                file.names = asked.seats.map(|seat| Some(seat.name().to_string()));
+                match std::fs::write(path, write_sgf(&file)) {
+                    Ok(()) => writeln!(out, "saved {} moves to {path}", game.move_count())?,
+                    Err(e) => writeln!(out, "cannot save to {path}: {e}")?,
+                }
+                continue;
+            }
             _ => {}
         }
         let point = match parse_move_text(&text) {
             Ok(p) => p,
-            Err(e) => {
-                writeln!(out, "not a move: {e} (type 'help')")?;
+            Err(()) => {
+                writeln!(
+                    out,
+                    "'{}' is not a move: type a column letter and a row number (h8), x,y from 0 \
+                     (7,7), or 'help'",
+                    line.trim()
+                )?;
                 continue;
             }
         };
         let mut copy = game.clone();
         match copy.try_play(point) {
-            Ok(_) => return Ok(Action::Move(point)),
-            Err(e) => writeln!(out, "illegal: {e}")?,
+            Ok(_) => return Ok(Action::Move(point, text)),
+            Err(e) => writeln!(out, "illegal: {}", illegal_move(game, point, &e, &text))?,
         }
     }
 }
 
-fn parse_move_text(text: &str) -> Result<Point, String> {
+/// One move in pos notation (`h8`) or as `x,y`.
+fn parse_move_text(text: &str) -> Result<Point, ()> {
     if text.contains(',') {
-        return parse_point(text).map_err(|e| e.to_string());
+        return parse_point(text).map_err(|_| ());
     }
     match mnk_engine::notation::parse_moves(text) {
         Ok(points) if points.len() == 1 => Ok(points[0]),
-        Ok(_) => Err("one move, please".to_string()),
-        Err(e) => Err(e.to_string()),
+        _ => Err(()),
     }
 }

@@ -22,7 +22,7 @@ use axum::extract::{Json, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use mnk_engine::board::{IllegalMove, PositionError};
+use mnk_engine::board::PositionError;
 use mnk_engine::color::Color;
 use mnk_engine::engine::MAX_NBEST;
 use mnk_engine::game::Game;
@@ -37,6 +37,7 @@ use serde_json::json;
 
 use super::AppState;
 use crate::analysis::{Analysis, duration_ms};
+use crate::explain::illegal_move;
 use crate::gamefile::{self, GameFile};
 
 /// The name of mnk's own seat.
@@ -131,23 +132,14 @@ impl PositionArgs {
             PositionError::Syntax(e) => ApiError::bad(format!("bad move list: {e}")),
             PositionError::Illegal { index, reason } => {
                 let before = Game::from_points(size, rule, &points[..index]).expect("legal prefix");
-                ApiError::unplayable(illegal_message(&before, points[index], &reason))
+                ApiError::unplayable(illegal_move(
+                    &before,
+                    points[index],
+                    &reason,
+                    &format_pos(points[index]),
+                ))
             }
         })
-    }
-}
-
-/// Why `point` cannot be played in `game`, in pos notation, naming a renju foul.
-fn illegal_message(game: &Game, point: Point, reason: &IllegalMove) -> String {
-    let at = format_pos(point);
-    match reason {
-        IllegalMove::OffBoard { .. } => format!("{at} is off the {} board", game.size()),
-        IllegalMove::Occupied { .. } => format!("{at} is taken"),
-        IllegalMove::GameOver => "the game is over".to_string(),
-        IllegalMove::Forbidden { .. } => match game.foul(point) {
-            Some(foul) => format!("{at} is forbidden for black in renju: {foul}"),
-            None => format!("{at} is forbidden for black in renju"),
-        },
     }
 }
 
