@@ -195,7 +195,7 @@ fn other_sizes_self_play_and_save_games() {
         assert!(out.status.success(), "{size}: {}", stderr(&out));
         let summary = stdout(&out);
         assert!(summary.starts_with("games 2\n"), "{size}: {summary}");
-        assert!(!stdout(&out).contains("forfeit"), "{size}: {summary}");
+        assert!(summary.contains("forfeits engine1 none\nforfeits engine2 none\n"), "{summary}");
         let saved = std::fs::read_to_string(&sgf).unwrap();
         assert_eq!(saved.matches(sz).count(), 2, "{saved}");
         let game = std::fs::read_to_string(psq.join("game-0001.psq")).unwrap();
@@ -250,7 +250,108 @@ fn broken_engines_lose_with_the_right_reason_and_the_run_continues() {
         assert!(out.status.success(), "{name}: {}", stderr(&out));
         assert!(stdout(&out).contains("W-D-L 2-0-0"), "{name}: {}\n{}", stdout(&out), stderr(&out));
         assert_eq!(stderr(&out).matches(reason).count(), 2, "{name}: {}", stderr(&out));
+        // The summary counts the forfeits by kind, and names the engines by ABOUT.
+        let kind = match name {
+            "illegal" | "offboard" | "negative" => Some("illegal 2"),
+            "refusing" => Some("refused 2"),
+            "slow" | "garbage" => Some("timeout 2"),
+            "crasher" => Some("crash 2"),
+            _ => None,
+        };
+        let summary = stdout(&out);
+        if let Some(kind) = kind {
+            assert!(summary.contains(&format!("forfeits engine2 {kind}\n")), "{name}: {summary}");
+        }
+        assert!(summary.contains(&format!("engine2 {name}\n")), "{summary}");
+        assert!(summary.contains("los 0.9"), "{summary}");
     }
+}
+
+/// The report: names given or numbered, LOS, draw ratio, pentanomial pairs, SGF with the
+/// rule, date, event, names and move times.
+#[test]
+fn the_report_names_the_engines_and_counts_pairs_and_the_sgf_says_when_and_what() {
+    let dir = scratch("report");
+    let sgf = dir.join("games.sgf");
+    let out = run_match(&[
+        "--engine1",
+        MNK,
+        "--engine2",
+        &format!("{MNK} classroom"),
+        "--size",
+        "9",
+        "--games",
+        "4",
+        "--time-move",
+        "50",
+        "--name1",
+        "mnk-dev",
+        "--event",
+        "report test",
+        "--sgf",
+        sgf.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let summary = stdout(&out);
+    let lines: Vec<&str> = summary.lines().collect();
+    assert_eq!(&lines[..3], &["games 4", "engine1 mnk-dev", "engine2 mnk-classroom"]);
+    for key in ["W-D-L ", "score ", "elo ", "los ", "draw_ratio ", "pentanomial "] {
+        assert!(lines.iter().any(|l| l.starts_with(key)), "{key}: {summary}");
+    }
+    let pentanomial = lines.iter().find(|l| l.starts_with("pentanomial ")).unwrap();
+    let pairs: u32 =
+        pentanomial.split_whitespace().skip(1).map(|n| n.parse::<u32>().unwrap()).sum();
+    assert_eq!(pairs, 2, "{summary}");
+    assert!(!summary.contains("inf"), "finite interval: {summary}");
+    assert!(stderr(&out).contains("| eta "), "{}", stderr(&out));
+    let saved = std::fs::read_to_string(&sgf).unwrap();
+    let first = saved.lines().next().unwrap();
+    assert!(first.contains("RU[freestyle]PB[mnk-dev]PW[mnk-classroom]"), "{first}");
+    assert!(first.contains("EV[report test]") && first.contains("DT[20"), "{first}");
+    assert!(first.contains(" ms]"), "move times: {first}");
+
+    // Self-play: the same ABOUT name twice is numbered.
+    let out = run_match(&[
+        "--engine1",
+        MNK,
+        "--engine2",
+        MNK,
+        "--size",
+        "7",
+        "--games",
+        "2",
+        "--time-move",
+        "20",
+    ]);
+    assert!(stdout(&out).contains("engine1 mnk (1)\nengine2 mnk (2)\n"), "{}", stdout(&out));
+}
+
+/// Ctrl-C (SIGINT) ends a match with the summary of its finished games and exit code 130.
+#[test]
+fn an_interrupted_match_still_prints_its_summary() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(MNK)
+        .args(["match", "--engine1", MNK, "--engine2", &format!("{MNK} classroom")])
+        .args(["--size", "9", "--games", "200", "--time-move", "30"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // Wait for the first finished game.
+    let mut progress = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    progress.read_line(&mut line).unwrap();
+    assert!(line.starts_with("game "), "{line}");
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let summary = stdout(&out);
+    assert!(summary.starts_with("games "), "{summary}");
+    assert!(summary.contains("\nW-D-L "), "{summary}");
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut progress, &mut rest).unwrap();
+    assert!(rest.contains("interrupted after "), "{rest}");
 }
 
 /// A pbrain engine that records its `INFO` lines (see [`broken_engine`]) and answers each

@@ -318,6 +318,31 @@ pub fn write_psq(file: &GameFile) -> String {
     psq
 }
 
+/// Today's date (UTC) as SGF's `DT` writes it, `YYYY-MM-DD`.
+pub fn today() -> String {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (year, month, day) = civil_date((seconds / 86_400) as i64);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// The Gregorian date `days` after 1970-01-01: eras of 400 years (146,097 days) from
+/// 0000-03-01, so that the leap day ends each year.
+fn civil_date(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_from_march = (5 * day_of_year + 2) / 153;
+    let day = (day_of_year - (153 * month_from_march + 2) / 5 + 1) as u32;
+    let month = if month_from_march < 10 { month_from_march + 3 } else { month_from_march - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month as u32, day)
+}
+
 fn escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace(']', "\\]")
 }
@@ -367,6 +392,16 @@ mod tests {
         let file = read("(;FF[4]GM[4]SZ[20:15]\n;B[jh] ;W[ki](;B[lj])(;B[aa]))").expect("sgf");
         assert_eq!(file.size.arg(), "20x15");
         assert_eq!(file.points(), vec![Point::new(9, 7), Point::new(10, 8), Point::new(11, 9)]);
+    }
+
+    #[test]
+    fn dates_are_counted_from_1970_across_leap_years() {
+        assert_eq!(civil_date(0), (1970, 1, 1));
+        assert_eq!(civil_date(59), (1970, 3, 1));
+        assert_eq!(civil_date(11_016), (2000, 2, 29));
+        assert_eq!(civil_date(20_785), (2026, 11, 28));
+        assert_eq!(civil_date(-1), (1969, 12, 31));
+        assert_eq!(today().len(), 10);
     }
 
     #[test]

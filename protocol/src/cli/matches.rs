@@ -1,25 +1,38 @@
 //! `pbrain-mnk match`: games between two pbrain engines, refereed by mnk.
 //!
 //! Each opening is played twice, the engines swapping colours. A live progress line per
-//! finished game goes to stderr; the summary goes to stdout:
+//! finished game goes to stderr (with the time left to go); the summary goes to stdout:
 //!
 //! ```text
 //! games 20
+//! engine1 mnk 0.1.0
+//! engine2 Rapfi 2024
 //! W-D-L 11-2-7
 //! score 0.6000
 //! elo 70.4 [-85.7, 244.0]
+//! los 0.8145
+//! draw_ratio 0.1000
+//! pentanomial 0 2 3 4 1                     (pairs scoring 0, ½, 1, 1½, 2)
+//! forfeits engine1 none
+//! forfeits engine2 timeout 1
 //! clock used engine1 81.3% engine2 64.0%    (with --time-game)
 //! sprt llr 0.84 [-2.94, 2.94] continue      (with --sprt)
 //! ```
 //!
-//! The counts are engine 1's. An engine that cannot be started ends the match with a message
-//! (exit code 1), after the summary of the games already played if any were.
+//! The counts are engine 1's. The names are the engines' `ABOUT` names (numbered when they
+//! are the same) unless `--name1`/`--name2` give others; they are also the SGF's `PB`/`PW`,
+//! beside its rule, date, event and each move's time. An engine that cannot be started ends
+//! the match with a message (exit code 1), after the summary of the games already played if
+//! any were. Ctrl-C ends it too: the summary of the finished games, then exit code 130.
 
+use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
 
 use mnk_engine::color::Color;
 use mnk_engine::limits::StopFlag;
@@ -27,13 +40,13 @@ use mnk_engine::rng::SplitMix64;
 use mnk_engine::size::BoardSize;
 
 use mnk_engine::notation::Point;
-use mnk_protocol::gamefile::{write_psq, write_sgf};
+use mnk_protocol::gamefile::{today, write_psq, write_sgf};
 use mnk_protocol::manager::MatchError;
 use mnk_protocol::manager::openings::{parse_opening, random_opening};
 use mnk_protocol::manager::process::EngineCommand;
 use mnk_protocol::manager::record::GameRecord;
 use mnk_protocol::manager::referee::{EngineSpec, GameSettings, parse_info_list, play_game};
-use mnk_protocol::manager::stats::{SprtVerdict, Tally, sprt_bounds, sprt_verdict};
+use mnk_protocol::manager::stats::{Pentanomial, SprtVerdict, Tally, sprt_bounds, sprt_verdict};
 
 use super::{CliError, GameArgs, UsageError};
 
@@ -97,6 +110,15 @@ pub(crate) struct Args {
     /// Stop as soon as the sequential probability ratio test of ELO0 against ELO1 decides.
     #[arg(long, num_args = 2, value_names = ["ELO0", "ELO1"], allow_negative_numbers = true)]
     sprt: Option<Vec<f64>>,
+    /// The first engine's name in the report and the SGF (default: its ABOUT name).
+    #[arg(long, value_name = "NAME")]
+    name1: Option<String>,
+    /// The second engine's name.
+    #[arg(long, value_name = "NAME")]
+    name2: Option<String>,
+    /// The event the SGF names (default: "NAME1 vs NAME2").
+    #[arg(long, value_name = "TEXT")]
+    event: Option<String>,
 }
 
 /// Runs the subcommand.
@@ -185,12 +207,22 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     }
     drop(tx);
 
-    let mut tally = Tally::default();
-    // Each engine's thinking time and what its game clocks allowed it, over all games.
-    let mut clock_use = [ClockUse::default(); 2];
+    let interrupted = Arc::new(AtomicBool::new(false));
+    watch_interrupt(stop.clone(), interrupted.clone());
+    let started = Instant::now();
+    let mut report = Report::new([args.name1.clone(), args.name2.clone()]);
     let mut failure = None;
-    let mut finished = 0;
-    for (index, first_is_black, record) in rx {
+    loop {
+        let (index, first_is_black, record) = match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(message) => message,
+            Err(RecvTimeoutError::Timeout) if interrupted.load(Ordering::Relaxed) => break,
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
+        if interrupted.load(Ordering::Relaxed) {
+            // Ended by the interrupt (its engines got the signal too): not counted.
+            break;
+        }
         let record = match record {
             Ok(r) => r,
             Err(e) => {
@@ -199,37 +231,30 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                 continue;
             }
         };
-        finished += 1;
         let first_color = if first_is_black { Color::Black } else { Color::White };
-        for (engine, color) in [(0, first_color), (1, first_color.opponent())] {
-            clock_use[engine].add(&record, color, &settings);
-        }
-        let outcome = match record.result.winner {
-            None => {
-                tally.draws += 1;
-                "1/2-1/2"
-            }
-            Some(c) if c == first_color => {
-                tally.wins += 1;
-                "1-0"
-            }
-            Some(_) => {
-                tally.losses += 1;
-                "0-1"
-            }
-        };
+        let outcome = report.add(index, first_color, &record, &settings);
+        let names = report.names();
+        let [black, white] =
+            if first_is_black { names.clone() } else { [names[1].clone(), names[0].clone()] };
+        let eta =
+            started.elapsed().mul_f64((games - report.finished) as f64 / report.finished as f64);
+        let tally = report.tally;
         eprintln!(
-            "game {}/{games}: {} (black) vs {} (white): engine1 {outcome} ({}) | W-D-L {}-{}-{} score {:.1}%",
+            "game {}/{games}: {black} (black) vs {white} (white): {} {outcome} ({}) | W-D-L {}-{}-{} score {:.1}% | eta {}",
             index + 1,
-            record.names[0],
-            record.names[1],
+            names[0],
             record.result.reason,
             tally.wins,
             tally.draws,
             tally.losses,
-            tally.score() * 100.0
+            tally.score() * 100.0,
+            format_duration(eta),
         );
-        let game_file = record.to_game_file(size);
+        let mut game_file = record.to_game_file(size);
+        game_file.names = [Some(black.clone()), Some(white.clone())];
+        game_file.date = Some(today());
+        game_file.event =
+            Some(args.event.clone().unwrap_or_else(|| format!("{} vs {}", names[0], names[1])));
         if let Some(file) = sgf.as_mut() {
             file.write_all(write_sgf(&game_file).as_bytes())?;
         }
@@ -242,39 +267,181 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             stop.raise();
         }
     }
-    for worker in workers {
-        let _ = worker.join();
+    let interrupted = interrupted.load(Ordering::Relaxed);
+    if !interrupted {
+        for worker in workers {
+            let _ = worker.join();
+        }
     }
 
-    if finished == 0
+    if report.finished == 0
         && let Some(e) = failure
     {
         // Nothing was played: no summary, only the error.
         return Err(CliError::Match(e));
     }
-    writeln!(out, "games {finished}")?;
-    writeln!(out, "W-D-L {}-{}-{}", tally.wins, tally.draws, tally.losses)?;
-    writeln!(out, "score {:.4}", tally.score())?;
-    // Adding 0.0 turns a negative zero into 0.0 for printing.
-    let (elo, low, high) = tally.elo();
-    writeln!(out, "elo {:.1} [{:.1}, {:.1}]", elo + 0.0, low + 0.0, high + 0.0)?;
-    if settings.game_ms > 0 {
-        let [first, second] = clock_use.map(ClockUse::percent);
-        writeln!(out, "clock used engine1 {first:.1}% engine2 {second:.1}%")?;
+    if !(interrupted && report.finished == 0) {
+        report.summary(out, &settings, sprt)?;
     }
-    if let Some((elo0, elo1)) = sprt {
-        let llr = tally.llr(elo0, elo1);
-        let (lower, upper) = sprt_bounds(0.05, 0.05);
-        let verdict = match sprt_verdict(llr) {
-            SprtVerdict::H0 => "H0 accepted",
-            SprtVerdict::H1 => "H1 accepted",
-            SprtVerdict::Continue => "continue",
-        };
-        writeln!(out, "sprt llr {llr:.2} [{lower:.2}, {upper:.2}] {verdict}")?;
+    if interrupted {
+        out.flush()?;
+        return Err(CliError::Interrupted { finished: report.finished, games });
     }
     match failure {
         Some(e) => Err(CliError::Match(e)),
         None => Ok(()),
+    }
+}
+
+/// Raises `stop` and `interrupted` on Ctrl-C (SIGINT).
+fn watch_interrupt(stop: StopFlag, interrupted: Arc<AtomicBool>) {
+    std::thread::spawn(move || {
+        let Ok(runtime) = tokio::runtime::Builder::new_current_thread().enable_all().build() else {
+            return;
+        };
+        if runtime.block_on(tokio::signal::ctrl_c()).is_ok() {
+            interrupted.store(true, Ordering::Relaxed);
+            stop.raise();
+        }
+    });
+}
+
+/// `1h02m`, `3m05s` or `42s`.
+fn format_duration(time: Duration) -> String {
+    let seconds = time.as_secs();
+    match seconds {
+        0..60 => format!("{seconds}s"),
+        60..3_600 => format!("{}m{:02}s", seconds / 60, seconds % 60),
+        _ => format!("{}h{:02}m", seconds / 3_600, seconds % 3_600 / 60),
+    }
+}
+
+/// What the match has counted so far, engine 1's view.
+struct Report {
+    /// The names given on the command line; the engines' `ABOUT` names fill the rest at
+    /// the first finished game.
+    names: [Option<String>; 2],
+    tally: Tally,
+    /// Engine 1's score in each game of an opening's pair, until both are in.
+    pairs: HashMap<usize, [Option<f64>; 2]>,
+    pentanomial: Pentanomial,
+    /// Each engine's forfeits by kind.
+    forfeits: [BTreeMap<&'static str, u32>; 2],
+    /// Each engine's thinking time and what its game clocks allowed it, over all games.
+    clock_use: [ClockUse; 2],
+    finished: usize,
+}
+
+impl Report {
+    fn new(names: [Option<String>; 2]) -> Report {
+        Report {
+            names,
+            tally: Tally::default(),
+            pairs: HashMap::new(),
+            pentanomial: Pentanomial::default(),
+            forfeits: [BTreeMap::new(), BTreeMap::new()],
+            clock_use: [ClockUse::default(); 2],
+            finished: 0,
+        }
+    }
+
+    /// The engines' names (engine 1, engine 2).
+    fn names(&self) -> [String; 2] {
+        [0, 1].map(|i| self.names[i].clone().unwrap_or_else(|| format!("engine{}", i + 1)))
+    }
+
+    /// Counts game `index`, in which engine 1 played `first_color`; engine 1's result
+    /// (`1-0`, `1/2-1/2`, `0-1`).
+    fn add(
+        &mut self,
+        index: usize,
+        first_color: Color,
+        record: &GameRecord,
+        settings: &GameSettings,
+    ) -> &'static str {
+        if self.names.iter().any(Option::is_none) {
+            let about = |color: Color| record.names[color.index()].clone();
+            let mut found = [about(first_color), about(first_color.opponent())];
+            if found[0] == found[1] {
+                found = [format!("{} (1)", found[0]), format!("{} (2)", found[1])];
+            }
+            for (name, about) in self.names.iter_mut().zip(found) {
+                name.get_or_insert(about);
+            }
+        }
+        self.finished += 1;
+        for (engine, color) in [(0, first_color), (1, first_color.opponent())] {
+            self.clock_use[engine].add(record, color, settings);
+        }
+        let (score, outcome) = match record.result.winner {
+            None => {
+                self.tally.draws += 1;
+                (0.5, "1/2-1/2")
+            }
+            Some(c) if c == first_color => {
+                self.tally.wins += 1;
+                (1.0, "1-0")
+            }
+            Some(_) => {
+                self.tally.losses += 1;
+                (0.0, "0-1")
+            }
+        };
+        if let (Some(kind), Some(winner)) = (record.result.reason.forfeit(), record.result.winner) {
+            let loser = usize::from(winner == first_color);
+            *self.forfeits[loser].entry(kind).or_default() += 1;
+        }
+        let pair = self.pairs.entry(index / 2).or_default();
+        pair[index % 2] = Some(score);
+        if let [Some(a), Some(b)] = *pair {
+            self.pentanomial.add(a, b);
+            self.pairs.remove(&(index / 2));
+        }
+        outcome
+    }
+
+    fn summary(
+        &self,
+        out: &mut dyn Write,
+        settings: &GameSettings,
+        sprt: Option<(f64, f64)>,
+    ) -> Result<(), CliError> {
+        let tally = self.tally;
+        let names = self.names();
+        writeln!(out, "games {}", self.finished)?;
+        writeln!(out, "engine1 {}", names[0])?;
+        writeln!(out, "engine2 {}", names[1])?;
+        writeln!(out, "W-D-L {}-{}-{}", tally.wins, tally.draws, tally.losses)?;
+        writeln!(out, "score {:.4}", tally.score())?;
+        // Adding 0.0 turns a negative zero into 0.0 for printing.
+        let (elo, low, high) = tally.elo();
+        writeln!(out, "elo {:.1} [{:.1}, {:.1}]", elo + 0.0, low + 0.0, high + 0.0)?;
+        writeln!(out, "los {:.4}", tally.los())?;
+        writeln!(out, "draw_ratio {:.4}", tally.draw_ratio())?;
+        if self.pentanomial.pairs() > 0 {
+            let counts = self.pentanomial.0.map(|n| n.to_string());
+            writeln!(out, "pentanomial {}", counts.join(" "))?;
+        }
+        for (i, forfeits) in self.forfeits.iter().enumerate() {
+            let kinds: Vec<String> = forfeits.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            let kinds = if kinds.is_empty() { "none".to_string() } else { kinds.join(", ") };
+            writeln!(out, "forfeits engine{} {kinds}", i + 1)?;
+        }
+        if settings.game_ms > 0 {
+            let [first, second] = self.clock_use.map(ClockUse::percent);
+            writeln!(out, "clock used engine1 {first:.1}% engine2 {second:.1}%")?;
+        }
+        if let Some((elo0, elo1)) = sprt {
+            let llr = tally.llr(elo0, elo1);
+            let (lower, upper) = sprt_bounds(0.05, 0.05);
+            let verdict = match sprt_verdict(llr) {
+                SprtVerdict::H0 => "H0 accepted",
+                SprtVerdict::H1 => "H1 accepted",
+                SprtVerdict::Continue => "continue",
+            };
+            writeln!(out, "sprt llr {llr:.2} [{lower:.2}, {upper:.2}] {verdict}")?;
+        }
+        Ok(())
     }
 }
 

@@ -298,6 +298,13 @@ pub(crate) enum CliError {
     Match(MatchError),
     /// Fewer balanced openings were found than asked for (exit code 1).
     Openings(openings::Shortfall),
+    /// A match ended by Ctrl-C, after its summary (exit code 130).
+    Interrupted {
+        /// Games finished and counted.
+        finished: usize,
+        /// Games the match was to play.
+        games: usize,
+    },
     /// `datagen` games that failed (a bug; each was reported and left out; exit code 1).
     GamesFailed {
         /// Games that failed.
@@ -312,6 +319,7 @@ impl CliError {
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
             CliError::Usage(_) => 2,
+            CliError::Interrupted { .. } => 130,
             CliError::Io(_)
             | CliError::Match(_)
             | CliError::Openings(_)
@@ -327,6 +335,10 @@ impl fmt::Display for CliError {
             CliError::Io(e) => write!(f, "output error: {e}"),
             CliError::Match(e) => write!(f, "match stopped: {e}"),
             CliError::Openings(e) => write!(f, "openings: {e}"),
+            CliError::Interrupted { finished, games } => write!(
+                f,
+                "interrupted after {finished} of {games} games (games in progress are not counted)"
+            ),
             CliError::GamesFailed { failed, games } => {
                 write!(f, "{failed} of {games} games failed and were left out")
             }

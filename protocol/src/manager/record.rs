@@ -97,6 +97,24 @@ pub enum GameEnd {
     Crashed(EngineError),
 }
 
+impl GameEnd {
+    /// For a game lost by a forfeit, its kind as a match counts them: `start`, `illegal`,
+    /// `foul`, `refused`, `timeout`, `time` (the game clock) or `crash`; `None` for a game
+    /// decided on the board.
+    pub fn forfeit(&self) -> Option<&'static str> {
+        match self {
+            GameEnd::Five | GameEnd::FullBoard | GameEnd::MoveLimit => None,
+            GameEnd::StartRefused(_) | GameEnd::StartFailed(_) => Some("start"),
+            GameEnd::IllegalMove { error: IllegalMove::Forbidden { .. }, .. } => Some("foul"),
+            GameEnd::IllegalMove { .. } | GameEnd::OffAnyBoard(_) => Some("illegal"),
+            GameEnd::Refused(_) => Some("refused"),
+            GameEnd::Timeout { .. } => Some("timeout"),
+            GameEnd::ClockRanOut => Some("time"),
+            GameEnd::Crashed(_) => Some("crash"),
+        }
+    }
+}
+
 impl fmt::Display for GameEnd {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -1,5 +1,6 @@
-//! Match statistics: Elo difference with a 95 % interval, and the sequential probability
-//! ratio test (SPRT) in the normal approximation used by engine testers.
+//! Match statistics: Elo difference with a 95 % interval, the likelihood of superiority
+//! (LOS), pentanomial counts of paired games, and the sequential probability ratio test
+//! (SPRT) in the normal approximation used by engine testers.
 
 /// Wins, draws and losses of the first engine.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -33,12 +34,51 @@ impl Tally {
             / n
     }
 
-    /// Elo difference and the 95 % interval `(elo, low, high)`; infinite at 0 % or 100 %.
+    /// Elo difference and the 95 % interval `(elo, low, high)`, finite for any games. When
+    /// every game had the same result (four draws, three wins) the games alone give no
+    /// spread, so they are taken with the virtual games [`Tally::llr`] adds. The interval's
+    /// scores are kept within what the games and one more drawn game could score,
+    /// `0.5 / (n + 1)` from 0 and 1, where the normal approximation of a few games would
+    /// reach past them.
     pub fn elo(&self) -> (f64, f64, f64) {
-        let n = f64::from(self.games().max(1));
-        let s = self.score();
-        let margin = 1.959_964 * (self.variance() / n).sqrt();
-        (elo_of_score(s), elo_of_score(s - margin), elo_of_score(s + margin))
+        if self.games() == 0 {
+            return (0.0, f64::NEG_INFINITY, f64::INFINITY);
+        }
+        let tally = self.with_spread();
+        let n = f64::from(tally.games());
+        let s = tally.score();
+        let margin = 1.959_964 * (tally.variance() / n).sqrt();
+        let edge = 0.5 / (f64::from(self.games()) + 1.0);
+        let (low, high) = ((s - margin).max(edge), (s + margin).min(1.0 - edge));
+        (elo_of_score(s), elo_of_score(low.min(s)), elo_of_score(high.max(s)))
+    }
+
+    /// The draws among the games (0..1).
+    pub fn draw_ratio(&self) -> f64 {
+        f64::from(self.draws) / f64::from(self.games().max(1))
+    }
+
+    /// The likelihood of superiority: the chance that the first engine is the stronger,
+    /// from the decisive games (0.5 with none).
+    pub fn los(&self) -> f64 {
+        let decisive = f64::from(self.wins + self.losses);
+        if decisive == 0.0 {
+            return 0.5;
+        }
+        let lead = f64::from(self.wins) - f64::from(self.losses);
+        0.5 * (1.0 + erf(lead / (2.0 * decisive).sqrt()))
+    }
+
+    /// The tally itself when its results differ, else with virtual games that keep its score
+    /// and give it a spread (see [`Tally::llr`]).
+    fn with_spread(&self) -> Tally {
+        match self.variance() {
+            variance if variance > 0.0 => *self,
+            _ if self.draws == self.games() => {
+                Tally { wins: self.wins + 1, losses: self.losses + 1, ..*self }
+            }
+            _ => Tally { draws: self.draws + 1, ..*self },
+        }
     }
 
     /// The SPRT log-likelihood ratio of H1 (`elo1`) against H0 (`elo0`). When every game
@@ -50,17 +90,40 @@ impl Tally {
         if self.games() == 0 {
             return 0.0;
         }
-        let tally = match self.variance() {
-            variance if variance > 0.0 => *self,
-            _ if self.draws == self.games() => {
-                Tally { wins: self.wins + 1, losses: self.losses + 1, ..*self }
-            }
-            _ => Tally { draws: self.draws + 1, ..*self },
-        };
+        let tally = self.with_spread();
         let (s0, s1) = (score_of_elo(elo0), score_of_elo(elo1));
         let n = f64::from(tally.games());
         n * (s1 - s0) * (2.0 * tally.score() - s0 - s1) / (2.0 * tally.variance())
     }
+}
+
+/// The first engine's results over pairs of games from one opening (one game with each
+/// colour): how many pairs scored 0, ½, 1, 1½ and 2 points.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial(pub [u32; 5]);
+
+impl Pentanomial {
+    /// Adds a pair whose two games scored `first` and `second` (each 0, 0.5 or 1).
+    pub fn add(&mut self, first: f64, second: f64) {
+        let half_points = ((first + second) * 2.0).round().clamp(0.0, 4.0) as usize;
+        self.0[half_points] += 1;
+    }
+
+    /// Pairs counted.
+    pub fn pairs(&self) -> u32 {
+        self.0.iter().sum()
+    }
+}
+
+/// The error function, to about 1e-7 (Abramowitz and Stegun, 7.1.26).
+fn erf(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let value = 1.0 - poly * (-x * x).exp();
+    if x < 0.0 { -value } else { value }
 }
 
 /// Elo difference of a score fraction (logistic model).
@@ -136,6 +199,37 @@ mod tests {
         // Per-game variance (600·0.3² + 200·0.2² + 200·0.7²) / 1000 = 0.16, so the standard
         // error of the score is √(0.16 / 1000) = 0.0126491...
         assert!(close(lo2, elo_of_score(0.7 - 1.959_964 * 0.012_649_111), 1e-6));
+    }
+
+    #[test]
+    fn uniform_results_still_give_a_finite_interval() {
+        // Four draws: even, with a wide interval around it (once [0.0, 0.0]).
+        let (elo, low, high) = Tally { draws: 4, ..Tally::default() }.elo();
+        assert!(close(elo, 0.0, 1e-9) && low < -100.0 && high > 100.0, "{low} {high}");
+        assert!(low.is_finite() && high.is_finite());
+        // Three wins: large, the interval above zero and bounded.
+        let (elo, low, high) = Tally { wins: 3, ..Tally::default() }.elo();
+        assert!(elo > 300.0 && low > 0.0 && high >= elo && high.is_finite(), "{elo} {low}");
+        // One win, one loss: even, within what three games could score.
+        let (elo, low, high) = Tally { wins: 1, losses: 1, ..Tally::default() }.elo();
+        assert!(close(elo, 0.0, 1e-9) && close(high, elo_of_score(1.0 - 0.5 / 3.0), 1e-9));
+        assert!(close(low, -high, 1e-9));
+        assert_eq!(Tally::default().elo().0, 0.0);
+    }
+
+    #[test]
+    fn los_draw_ratio_and_pentanomial_counts() {
+        assert!(close(erf(1.0), 0.842_700_79, 1e-6) && close(erf(-0.5), -0.520_499_88, 1e-6));
+        assert_eq!(Tally { draws: 5, ..Tally::default() }.los(), 0.5);
+        // 10 wins, 5 losses: 0.5·(1 + erf(5 / √30)) = 0.5·(1 + 0.80329) = 0.90165.
+        let t = Tally { wins: 10, draws: 5, losses: 5 };
+        assert!(close(t.los(), 0.901_65, 1e-4), "{}", t.los());
+        assert!(close(t.draw_ratio(), 0.25, 1e-12));
+        let mut pairs = Pentanomial::default();
+        for (a, b) in [(1.0, 1.0), (1.0, 0.0), (0.5, 0.5), (0.0, 0.5), (1.0, 0.5)] {
+            pairs.add(a, b);
+        }
+        assert_eq!((pairs.0, pairs.pairs()), ([0, 1, 2, 1, 1], 5));
     }
 
     #[test]
