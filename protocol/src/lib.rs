@@ -12,8 +12,12 @@
 //! engine processes, speaking the same types (commands out, responses in). The protocol
 //! library does not depend on it.
 //!
-//! The command-line tools (`perft`, `match`, `play`, ...) are the binary's, in its `cli`
-//! module.
+//! **For people**: game files ([`gamefile`], SGF and PSQ), a position's analysis as front
+//! ends show it ([`analysis`]), refused moves in words ([`explain`]), and the web board
+//! ([`web`]), which seats engines through the manager.
+//!
+//! The command-line tools (`perft`, `match`, `play`, `analyze`, `gui`, ...) are the
+//! binary's, in its `cli` module.
 
 #![forbid(unsafe_code)]
 
