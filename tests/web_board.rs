@@ -295,3 +295,34 @@ fn bad_gui_options_exit_with_code_2() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains(&format!("--port {port}")));
 }
+
+#[test]
+fn progress_shows_the_search_under_way_and_then_its_end() {
+    let server = std::sync::Arc::new(Server::start(&[]));
+    assert_eq!(server.get("/api/progress").json(), json!({"progress": null}));
+    let thinking = {
+        let server = server.clone();
+        std::thread::spawn(move || {
+            server.post(
+                "/api/think",
+                &json!({"size": "15", "rule": "freestyle", "moves": "h8 i9", "time_ms": 1500}),
+            )
+        })
+    };
+    // An iteration completed while the search still runs.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let progress = server.get("/api/progress").json()["progress"].clone();
+        if progress["done"] == false && progress["depth"].as_u64() >= Some(1) {
+            assert_eq!(progress["moves"], "h8 i9");
+            assert!(progress["pv"][0].is_string(), "{progress}");
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "no progress seen: {progress}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let reply = thinking.join().unwrap().json();
+    let progress = server.get("/api/progress").json()["progress"].clone();
+    assert_eq!(progress["done"], true);
+    assert_eq!(progress["pv"][0], reply["move"], "{progress} {reply}");
+}

@@ -1,7 +1,7 @@
 //! The web board in a real browser: headless Chromium, driven over WebDriver by
 //! ChromeDriver (Debian's `chromium` and `chromium-driver`), in a 1280×800 window. It
 //! starts a 15×15 game, clicks a cell, waits for mnk's answer drawn with its best moves
-//! marked, takes back, loads a renju SGF with its forbidden points marked, and saves a
+//! marked, sees its iterations while it thinks, takes back, loads a renju SGF with its forbidden points marked, and saves a
 //! screenshot of each stage in `target/tmp/web-board/`.
 //!
 //! Without ChromeDriver the test says so and passes, unless `MNK_BROWSER_TEST=require`
@@ -202,8 +202,14 @@ fn a_person_plays_takes_back_and_loads_a_renju_game_in_chromium() {
     let eval = browser.script("return document.getElementById('eval').textContent");
     assert!(eval.as_str().unwrap_or_default().contains("depth"), "{eval}");
     assert_eq!(browser.count("#lines li"), 4);
-    // A second move, then a click on a taken point is refused in words.
+    // A second move with more time: the panel shows mnk's iterations while it thinks.
+    browser.script("document.getElementById('time').value = 2500;");
     browser.click("rect.pt[data-cell='i9']");
+    browser.wait_for(
+        "mnk's iterations",
+        "return document.getElementById('eval').textContent.startsWith('mnk, thinking: depth')",
+    );
+    browser.screenshot("engine-thinking");
     browser.wait_for(
         "the second answer",
         "return document.querySelectorAll('circle.stone').length === 4",

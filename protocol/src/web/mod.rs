@@ -15,7 +15,8 @@
 //! NAME=COMMAND`); a request names one of them, never a command.
 //!
 //! **Searches** run on tokio's blocking threads, so the server answers other requests
-//! (the page, positions, a second search queued behind the first) while the engine thinks.
+//! (the page, positions, a second search queued behind the first) while the engine thinks;
+//! the page polls `/api/progress` meanwhile to show each completed iteration.
 
 mod routes;
 
@@ -55,6 +56,8 @@ pub(crate) struct AppState {
     pub(crate) seats: BTreeMap<String, Mutex<Seat>>,
     /// Seeds for the engine's draws below full strength, one a search.
     pub(crate) searches: Mutex<u64>,
+    /// The last completed iteration of mnk's search under way (or just ended).
+    pub(crate) progress: Mutex<Option<routes::Progress>>,
 }
 
 /// Serves the board until Ctrl-C (or a termination signal), then returns. `listening` is
@@ -73,6 +76,7 @@ pub fn serve(config: ServerConfig, listening: impl FnOnce(SocketAddr)) -> io::Re
                 .map(|(name, command)| (name, Mutex::new(Seat::new(EngineSpec::new(command)))))
                 .collect(),
             searches: Mutex::new(0),
+            progress: Mutex::new(None),
         });
         listening(address);
         axum::serve(listener, router(state)).with_graceful_shutdown(shutdown()).await

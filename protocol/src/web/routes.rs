@@ -7,6 +7,7 @@
 //! | `GET /api/config` | | rules, engines to seat, limits |
 //! | `POST /api/position` | size, rule, moves | side to move, result, forbidden points |
 //! | `POST /api/think` | position, seat, level, time_ms or nodes, nbest | the seat's move (mnk's with its analysis) or why it forfeits |
+//! | `GET /api/progress` | | mnk's search under way: its position and last completed iteration |
 //! | `POST /api/load` | text (SGF or PSQ) | size, rule, moves, names |
 //! | `POST /api/save` | position, format (`sgf` or `psq`), names | text, file name |
 //!
@@ -29,14 +30,16 @@ use mnk_engine::game::Game;
 use mnk_engine::limits::Limits;
 use mnk_engine::notation::{Point, format_pos, parse_moves};
 use mnk_engine::outcome::Outcome;
+use mnk_engine::report::SearchInfo;
 use mnk_engine::rules::Rule;
+use mnk_engine::score::format_score;
 use mnk_engine::size::BoardSize;
 use mnk_engine::strength::{Level, Strength};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::AppState;
-use crate::analysis::{Analysis, duration_ms};
+use crate::analysis::{Analysis, duration_ms, win_chance};
 use crate::explain::illegal_move;
 use crate::gamefile::{self, GameFile};
 
@@ -62,6 +65,7 @@ pub(crate) fn routes() -> Router<Arc<AppState>> {
         .route("/api/config", get(config))
         .route("/api/position", post(position))
         .route("/api/think", post(think))
+        .route("/api/progress", get(progress))
         .route("/api/load", post(load))
         .route("/api/save", post(save))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page or route".into()) })
@@ -302,6 +306,26 @@ async fn think(
     Ok(Json(reply).into_response())
 }
 
+/// The last completed iteration of mnk's search (the best line's, in a multi-line search).
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Progress {
+    /// The position searched, in pos notation.
+    moves: String,
+    /// Whether the search has ended.
+    done: bool,
+    depth: u32,
+    score_text: String,
+    win_chance: f64,
+    nodes: u64,
+    time_ms: u64,
+    pv: Vec<String>,
+}
+
+async fn progress(State(state): State<Arc<AppState>>) -> Response {
+    let progress = state.progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    Json(json!({ "progress": *progress })).into_response()
+}
+
 /// mnk's move and analysis.
 fn mnk_move(state: &AppState, game: &Game, strength: Strength, args: &ThinkArgs) -> ThinkReply {
     let seed = {
@@ -316,11 +340,42 @@ fn mnk_move(state: &AppState, game: &Game, strength: Strength, args: &ThinkArgs)
     let mut engine = state.engine.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     engine.set_level(Level { strength, seed });
     engine.new_game(game.size(), game.rule());
-    let result = if args.nbest > 1 {
-        engine.go_nbest(game, limits, args.nbest, &mut |_| {})
-    } else {
-        engine.go(game, limits, &mut |_| {})
+    let moves = pos_list(game.history()).join(" ");
+    let report = |info: &SearchInfo, done: bool| {
+        let progress = Progress {
+            moves: moves.clone(),
+            done,
+            depth: info.depth,
+            score_text: format_score(info.score),
+            win_chance: win_chance(info.score),
+            nodes: info.nodes,
+            time_ms: duration_ms(info.time),
+            pv: info.pv.iter().map(|&c| format_pos(game.point(c))).collect(),
+        };
+        *state.progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(progress);
     };
+    *state.progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+    let mut on_info = |info: &SearchInfo| {
+        if info.line.unwrap_or(1) == 1 {
+            report(info, false);
+        }
+    };
+    let result = if args.nbest > 1 {
+        engine.go_nbest(game, limits, args.nbest, &mut on_info)
+    } else {
+        engine.go(game, limits, &mut on_info)
+    };
+    let last = SearchInfo {
+        depth: result.depth,
+        seldepth: result.seldepth,
+        score: result.score(),
+        nodes: result.nodes + result.vcf_nodes,
+        nps: 0,
+        time: result.time,
+        pv: result.pv().to_vec(),
+        line: None,
+    };
+    report(&last, true);
     ThinkReply {
         chosen: result.best_move.map(|cell| format_pos(game.point(cell))),
         engine: format!("mnk {}", env!("CARGO_PKG_VERSION")),

@@ -200,8 +200,22 @@ async function think(seat, play) {
   const toMove = state.toMove;
   state.thinking = true;
   drawPanel();
+  // While mnk thinks, show each iteration it completes.
+  const poll = seat !== "mnk" ? null : setInterval(async () => {
+    try {
+      const { progress: p } = await api("/api/progress");
+      if (!state.thinking || !p || p.done || p.moves !== asked || !p.pv.length) return;
+      state.analysis = {
+        ply, toMove, engine: "mnk, thinking", depth: p.depth, nodes: p.nodes, time_ms: p.time_ms,
+        lines: [{ move: p.pv[0], pv: p.pv, score_text: p.score_text, win_chance: p.win_chance, depth: p.depth }],
+      };
+      draw();
+    } catch (e) {
+      // The answer to the move itself reports any error.
+    }
+  }, 250);
   try {
-    const reply = await api("/api/think", thinkArgs(seat));
+    const reply = await api("/api/think", thinkArgs(seat)).finally(() => clearInterval(poll));
     state.thinking = false;
     if (state.moves.join(" ") !== asked) { draw(); return; }  // the position changed meanwhile
     if (reply.analysis) state.analysis = { ...reply.analysis, ply, toMove, engine: reply.engine };
