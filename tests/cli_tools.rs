@@ -196,7 +196,12 @@ fn solve_finds_the_win_the_block_and_the_decided_board() {
 #[test]
 fn solve_rejects_bad_arguments_with_code_2() {
     let cases: &[(&[&str], &str)] = &[
-        (&["solve", "--size", "15"], "3 and 5 only"),
+        (&["solve", "--size", "15"], "5 to 8"),
+        (&["solve", "--size", "9x6"], "5 to 8"),
+        (&["solve", "--size", "6", "--rule", "renju"], "freestyle"),
+        (&["solve", "--size", "6", "--time-limit", "0"], "--time-limit"),
+        (&["solve", "--size", "6", "--moves", "a1a1"], "--moves"),
+        (&["solve", "--verify", "/nonexistent/certificate.txt"], "--verify"),
         (&["solve"], "--size <SIZE>"),
         (&["solve", "--size", "3", "--moves", "z9"], "off the board"),
         (&["solve", "--size", "3", "--hash-mb", "0"], "--hash-mb"),
@@ -550,4 +555,74 @@ fn analyze_reads_game_files_and_prints_json() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a game file"));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A folder of its own under the system's temporary folder, removed when dropped.
+struct Scratch(std::path::PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
+    let dir = std::env::temp_dir().join(format!("mnk-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    Scratch(dir)
+}
+
+#[test]
+fn solve_proves_6x6_a_draw_and_its_certificate_checks() {
+    let dir = scratch("certificate");
+    let file = dir.0.join("6x6.txt");
+    let path = file.to_str().unwrap();
+    let out = pbrain(&["solve", "--size", "6", "--certificate", path]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines = stdout_lines(&out);
+    assert_eq!(lines[0], "value draw");
+    assert!(lines[1].starts_with("best "), "{lines:?}");
+    assert!(lines[4].starts_with(&format!("certificate {path} positions ")), "{lines:?}");
+    let checked = pbrain(&["solve", "--verify", path]);
+    assert!(checked.status.success());
+    let lines = stdout_lines(&checked);
+    assert_eq!(&lines[..2], ["certificate ok", "board 6x6"]);
+    assert!(lines.contains(&"value draw".to_string()), "{lines:?}");
+    // A certificate with a defender's reply taken out does not hold.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let cut: String =
+        text.lines().filter(|l| !l.starts_with("R ")).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&file, cut).unwrap();
+    let refused = pbrain(&["solve", "--verify", path]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(refused.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("does not hold"));
+}
+
+#[test]
+fn solve_finds_a_win_on_6x6_and_the_loss_after_it() {
+    // Black a1 b1 c1 d1 against white a6 b6 c6 f5: black to move wins at e1 (4,0).
+    let win = stdout_lines(&pbrain(&["solve", "--size", "6", "--moves", "a1a6b1b6c1c6d1f5"]));
+    assert_eq!(&win[..2], ["value win", "best 4,0"]);
+    // White to move cannot stop both ends of b1 c1 d1 e1 on a 7-wide board.
+    let loss = stdout_lines(&pbrain(&["solve", "--size", "7x6", "--moves", "b1a6c1b6d1c6e1"]));
+    assert_eq!(loss[0], "value loss");
+}
+
+#[test]
+fn a_stopped_proof_resumes_from_its_state_file() {
+    let dir = scratch("state");
+    let state = dir.0.join("7x7.state");
+    let path = state.to_str().unwrap();
+    let first = pbrain(&["solve", "--size", "7", "--state", path, "--max-nodes", "3000"]);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let lines = stdout_lines(&first);
+    assert_eq!(lines[0], "value unknown");
+    assert_eq!(lines[4], format!("state {path}"));
+    let second = pbrain(&["solve", "--size", "7", "--state", path]);
+    assert_eq!(stdout_lines(&second)[0], "value draw");
+    // The state of another position is refused.
+    let other = pbrain(&["solve", "--size", "7", "--moves", "d4", "--state", path]);
+    assert_eq!(other.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&other.stderr).contains("another position"));
 }

@@ -18,7 +18,8 @@
 //! * a board's storage and size: [`storage`], [`size`]; the position: [`win`] (the win
 //!   test), [`board`], [`game`];
 //! * counting and solving: [`perft`] (the correctness oracle), [`pairing`] (small-board
-//!   draw bounds), [`solve`];
+//!   draw bounds), [`solve`]; [`prove`] (five in a row up to 8×8 by proof-number search,
+//!   with certificates, on its own 64-bit boards);
 //! * the search: [`eval`], [`movegen`], [`tt`], [`report`] (its typed results),
 //!   [`strength`] (playing levels), [`search`]; [`bench`](mod@bench), the behaviour
 //!   signature;
@@ -44,6 +45,7 @@ pub mod pairing;
 pub mod pattern;
 pub mod perft;
 pub mod prefetch;
+pub mod prove;
 pub mod renju;
 pub mod report;
 pub mod rng;

@@ -74,7 +74,7 @@ pub(crate) fn search_params(assignments: &[String]) -> Result<SearchParams, Para
 pub(crate) enum Tool {
     /// Counts the move sequences of a given length (the correctness oracle).
     Perft(perft::Args),
-    /// Proves the exact value of a 3x3 or 5x5 position.
+    /// Proves the exact value of a position: 3x3, and k = 5 on boards from 5x5 to 8x8.
     Solve(solve::Args),
     /// Prints the bench signature, or measures the speed of the hot paths.
     Bench(bench::Args),
@@ -185,6 +185,16 @@ pub(crate) enum UsageError {
     },
     /// `solve` on a board too large to solve.
     UnsolvableSize,
+    /// `solve` with the prover under a rule other than freestyle.
+    ProverRule(Rule),
+    /// `solve --time-limit` not a positive number of seconds.
+    TimeLimit,
+    /// `solve --state` names a file that is not this proof's state.
+    ProofState(PathBuf, String),
+    /// `solve --certificate` for a value that has none (a win or a loss).
+    Certificate(String),
+    /// `solve --verify` names a certificate that does not hold.
+    BadCertificate(PathBuf, String),
     /// A file named by an option cannot be read or written.
     File {
         /// The option, without dashes.
@@ -256,7 +266,21 @@ impl fmt::Display for UsageError {
                 "--depth {depth} from this position can have more move sequences than a \
                  128-bit count holds"
             ),
-            UsageError::UnsolvableSize => f.write_str("solve supports --size 3 and 5 only"),
+            UsageError::UnsolvableSize => {
+                f.write_str("solve supports --size 3, and 5 to 8 (WxH: each side 5 to 8)")
+            }
+            UsageError::ProverRule(rule) => write!(
+                f,
+                "--rule {rule}: boards above 5x5 are proved under freestyle (five or more wins)"
+            ),
+            UsageError::TimeLimit => {
+                f.write_str("--time-limit must be a positive number of seconds")
+            }
+            UsageError::ProofState(path, e) => write!(f, "--state {}: {e}", path.display()),
+            UsageError::Certificate(e) => write!(f, "--certificate: {e}"),
+            UsageError::BadCertificate(path, e) => {
+                write!(f, "--verify {}: the certificate does not hold: {e}", path.display())
+            }
             UsageError::File { option, path, error } => {
                 write!(f, "--{option} {}: {error}", path.display())
             }

@@ -1,16 +1,28 @@
-//! `pbrain-mnk solve`: the exact value of a 3×3 or 5×5 position.
+//! `pbrain-mnk solve`: the exact value of a position on the boards mnk can prove.
 //!
-//! `--no-pairing` proves the value without pairing strategies (plain alpha-beta with the
-//! table, threats and live-line draws), for comparison.
+//! 3×3 and 5×5 are solved by the ordinary search to full depth (`--no-pairing` proves the
+//! value without pairing strategies, for comparison). Every board from 5×5 to 8×8 (k = 5,
+//! freestyle; 5×5 when a certificate or a state file is asked for) goes to the prover
+//! (`mnk_engine::prove`): two df-pn questions, a certificate of a draw (`--certificate`),
+//! a state file that survives a restart (`--state`), and `--verify` to check a certificate
+//! with the separate checker.
 //!
-//! Output (stdout): `value win|draw|loss` (for the side to move), `best x,y` (`best none` on
-//! a decided board), `nodes N`, `time_ms T nps R`.
+//! Output (stdout): `value win|draw|loss` (for the side to move; `unknown` when a budget
+//! stopped the proof), `best x,y` (`best none` on a decided board), `nodes N`,
+//! `time_ms T nps R`; then `certificate FILE positions N` and `state FILE` when written.
+//! Progress goes to stderr every few seconds.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use mnk_engine::engine::Engine;
 use mnk_engine::game::Game;
 use mnk_engine::outcome::Outcome;
+use mnk_engine::prove::certificate::cell_name;
+use mnk_engine::prove::grid::{Grid, bit};
+use mnk_engine::prove::search::{Answer, Budget, Progress};
+use mnk_engine::prove::{Outcome as ProofOutcome, Position, Proof, Question, verify};
 use mnk_engine::report::nodes_per_second;
 use mnk_engine::rules::Rule;
 use mnk_engine::size::BoardSize;
@@ -18,33 +30,275 @@ use mnk_engine::solve::GameValue;
 
 use super::{CliError, UsageError};
 
+/// The prover's table size unless `--hash-mb` says otherwise.
+const PROVER_HASH_MB: u32 = 4096;
+/// Memory one position of the prover's table takes, hash map overhead included (measured
+/// as the process's peak resident size over the positions held).
+const BYTES_PER_POSITION: usize = 64;
+
 /// `solve`'s options.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// Board size: 3 or 5.
-    #[arg(long)]
-    size: BoardSize,
-    /// Rule: freestyle, standard, renju, caro or caro-exact (all the same on these boards).
+    /// Board size: 3, or 5 to 8 (WxH for a board that is not square; k = 5).
+    #[arg(long, required_unless_present = "verify")]
+    size: Option<BoardSize>,
+    /// Rule: freestyle, or on 3×3 and 5×5 any rule (all the same there).
     #[arg(long, default_value_t)]
     rule: Rule,
     /// The position: moves as x,y pairs ("1,1 0,0") or in pos notation ("b2a1").
     #[arg(long, default_value = "")]
     moves: String,
-    /// Transposition-table size in MiB.
-    #[arg(long = "hash-mb", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65_536))]
-    hash_mb: u32,
-    /// Prove the value by plain alpha-beta, without pairing strategies (for comparison).
+    /// Table size in MiB (default: 16 for the search on 3×3 and 5×5, 4096 for the prover,
+    /// which forgets its least-worked positions when full).
+    #[arg(long = "hash-mb", value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    hash_mb: Option<u32>,
+    /// Prove the value by plain alpha-beta, without pairing strategies (3×3 and 5×5).
     #[arg(long = "no-pairing")]
     no_pairing: bool,
+    /// Write the proof of a draw (both sides' refutations) to this file.
+    #[arg(long, value_name = "FILE")]
+    certificate: Option<PathBuf>,
+    /// Check a certificate file and print what it proves (no other option needed).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["size", "certificate", "state"])]
+    verify: Option<PathBuf>,
+    /// Resume the proof from this file if it exists, and save it there as it goes.
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
+    /// Seconds between saves of the state file.
+    #[arg(long = "save-every", default_value_t = 60, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    save_every: u64,
+    /// Stop after this many seconds (the value is then unknown; the state is kept).
+    #[arg(long = "time-limit", value_name = "SECONDS")]
+    time_limit: Option<f64>,
+    /// Stop after this many node expansions (as --time-limit).
+    #[arg(long = "max-nodes", value_name = "N")]
+    max_nodes: Option<u64>,
+    /// Ask only whether this side (black or white) can force a five, and print
+    /// "can_win SIDE yes|no|unknown" instead of the value.
+    #[arg(long = "can-win", value_name = "SIDE", value_parser = ["black", "white"])]
+    can_win: Option<String>,
 }
 
 /// Runs the subcommand.
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    if !args.size.is_small() {
-        return Err(UsageError::UnsolvableSize.into());
+    if let Some(path) = &args.verify {
+        return verify_file(path, out);
     }
-    let game = Game::from_notation(args.size, args.rule, &args.moves).map_err(UsageError::Moves)?;
-    let mut engine = Engine::with_hash_bytes((args.hash_mb as usize) << 20);
+    let size = args.size.expect("clap requires --size without --verify");
+    let wants_prover = args.certificate.is_some() || args.state.is_some() || args.can_win.is_some();
+    if size == BoardSize::THREE || (size == BoardSize::FIVE && !wants_prover) {
+        return search_small(size, args, out);
+    }
+    let grid =
+        Grid::new(size.width() as u8, size.height() as u8).ok_or(UsageError::UnsolvableSize)?;
+    if args.rule != Rule::Freestyle && size != BoardSize::FIVE {
+        return Err(UsageError::ProverRule(args.rule).into());
+    }
+    if args.time_limit.is_some_and(|t| !(t > 0.0 && t.is_finite())) {
+        return Err(UsageError::TimeLimit.into());
+    }
+    let game =
+        Game::from_notation(size, Rule::Freestyle, &args.moves).map_err(UsageError::Moves)?;
+    if game.outcome() != Outcome::Ongoing {
+        return print_decided(&game, out);
+    }
+    let (mut black, mut white) = (0u64, 0u64);
+    for (i, p) in game.history().iter().enumerate() {
+        let b = bit(p.x as u8, p.y as u8);
+        if i.is_multiple_of(2) { black |= b } else { white |= b }
+    }
+    let black_to_move = game.history().len().is_multiple_of(2);
+    let position = Position { grid, black, white, black_to_move };
+    let questions = match args.can_win.as_deref() {
+        None => Question::BOTH.to_vec(),
+        Some(side) if (side == "black") == black_to_move => vec![Question::MoverWins],
+        Some(_) => vec![Question::OtherWins],
+    };
+    let mut proof = match &args.state {
+        Some(path) if path.exists() => resume(path, &position, &questions)?,
+        _ => Proof::of(position, &questions),
+    };
+    let hash_mb = args.hash_mb.unwrap_or(PROVER_HASH_MB) as usize;
+    proof.set_max_positions((hash_mb << 20) / BYTES_PER_POSITION);
+    let nodes_before = proof.nodes();
+    let start = Instant::now();
+    let limit = args.time_limit.map(Duration::from_secs_f64);
+    let mut last_report = Instant::now();
+    let mut progress = |question: Question, p: &Progress| {
+        if last_report.elapsed() >= Duration::from_secs(2) {
+            last_report = Instant::now();
+            report_progress(&game, question, p, start.elapsed());
+        }
+    };
+    let outcome = loop {
+        let mut slice = Duration::from_secs(args.save_every);
+        if let Some(limit) = limit {
+            slice = slice.min(limit.saturating_sub(start.elapsed()));
+        }
+        let nodes =
+            args.max_nodes.map_or(0, |n| n.saturating_sub(proof.nodes() - nodes_before).max(1));
+        let budget = Budget { nodes, time: Some(slice) };
+        let outcome = proof.run(&budget, &mut progress);
+        if proof.finished() {
+            break outcome;
+        }
+        if let Some(path) = &args.state {
+            save(path, &proof)?;
+        }
+        let out_of_time = limit.is_some_and(|l| start.elapsed() >= l);
+        let out_of_nodes = args.max_nodes.is_some_and(|n| proof.nodes() - nodes_before >= n);
+        if out_of_time || out_of_nodes {
+            break None;
+        }
+    };
+    let time = start.elapsed();
+    let nodes = proof.nodes() - nodes_before;
+    if let Some(side) = &args.can_win {
+        let answer = match proof.answer(questions[0]) {
+            Some(Answer::Proved) => "yes",
+            Some(Answer::Disproved) => "no",
+            _ => "unknown",
+        };
+        writeln!(out, "can_win {side} {answer}")?;
+    } else {
+        print_value(outcome, proof.finished(), out)?;
+    }
+    writeln!(out, "nodes {nodes}")?;
+    writeln!(
+        out,
+        "time_ms {:.3} nps {}",
+        time.as_secs_f64() * 1000.0,
+        nodes_per_second(nodes, time)
+    )?;
+    if let Some(path) = &args.state {
+        save(path, &proof)?;
+        writeln!(out, "state {}", path.display())?;
+    }
+    if let Some(path) = &args.certificate
+        && proof.finished()
+    {
+        let text = proof.certificate().map_err(UsageError::Certificate)?;
+        let positions = text.lines().filter(|l| l.starts_with("R ") || l.starts_with("P ")).count();
+        std::fs::write(path, text).map_err(|error| file_error("certificate", path, error))?;
+        writeln!(out, "certificate {} positions {positions}", path.display())?;
+    }
+    Ok(())
+}
+
+fn print_value(
+    outcome: Option<ProofOutcome>,
+    finished: bool,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    match outcome.filter(|_| finished) {
+        Some(o) => {
+            writeln!(out, "value {}", o.value)?;
+            match o.best {
+                Some(cell) => writeln!(out, "best {},{}", cell % 8, cell / 8)?,
+                None => writeln!(out, "best none")?,
+            }
+        }
+        None => writeln!(out, "value unknown\nbest none")?,
+    }
+    Ok(())
+}
+
+fn file_error(option: &'static str, path: &Path, error: std::io::Error) -> CliError {
+    UsageError::File { option, path: path.to_path_buf(), error }.into()
+}
+
+fn resume(path: &Path, position: &Position, questions: &[Question]) -> Result<Proof, CliError> {
+    let bytes = std::fs::read(path).map_err(|error| file_error("state", path, error))?;
+    let proof =
+        Proof::restore(&bytes).map_err(|e| UsageError::ProofState(path.to_path_buf(), e))?;
+    let saved = proof.position();
+    let same = saved.grid.width() == position.grid.width()
+        && saved.grid.height() == position.grid.height()
+        && (saved.black, saved.white, saved.black_to_move)
+            == (position.black, position.white, position.black_to_move)
+        && proof.questions() == questions;
+    if !same {
+        let e = "it holds the proof of another position or question".to_string();
+        return Err(UsageError::ProofState(path.to_path_buf(), e).into());
+    }
+    Ok(proof)
+}
+
+/// Saves the state beside the file and renames it over, so a crash never leaves half a file.
+fn save(path: &Path, proof: &Proof) -> Result<(), CliError> {
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".tmp");
+    let temporary = PathBuf::from(temporary);
+    std::fs::write(&temporary, proof.save_state())
+        .map_err(|error| file_error("state", path, error))?;
+    std::fs::rename(&temporary, path).map_err(|error| file_error("state", path, error))
+}
+
+fn report_progress(game: &Game, question: Question, p: &Progress, elapsed: Duration) {
+    let mover_black = game.history().len().is_multiple_of(2);
+    let attacker = if (question == Question::MoverWins) == mover_black { "black" } else { "white" };
+    let line: Vec<String> = p.line.iter().take(12).map(|&c| cell_name(c)).collect();
+    let settled = p.root_proved + p.root_disproved;
+    eprintln!(
+        "solve: can {attacker} force five? {} nodes, {} positions, root pn {} dn {}, \
+         root moves settled {settled}/{} ({} win, {} refuted), {:.0} s, line {}",
+        p.nodes,
+        p.positions,
+        p.root.pn,
+        p.root.dn,
+        p.root_moves,
+        p.root_proved,
+        p.root_disproved,
+        elapsed.as_secs_f64(),
+        line.join(" "),
+    );
+}
+
+fn verify_file(path: &Path, out: &mut dyn Write) -> Result<(), CliError> {
+    let text = std::fs::read_to_string(path).map_err(|error| file_error("verify", path, error))?;
+    let start = Instant::now();
+    let checked =
+        verify::check(&text).map_err(|e| UsageError::BadCertificate(path.to_path_buf(), e))?;
+    writeln!(out, "certificate ok")?;
+    writeln!(out, "board {}x{}", checked.width, checked.height)?;
+    let side = |b: bool| if b { "black" } else { "white" };
+    for s in &checked.sections {
+        writeln!(
+            out,
+            "refutes {} position {:x} {:x} {} to move checked {} positions",
+            side(s.refutes_black),
+            s.black,
+            s.white,
+            side(s.black_to_move),
+            s.positions
+        )?;
+    }
+    let first = &checked.sections[0];
+    let same_position = checked.sections.iter().all(|s| {
+        (s.black, s.white, s.black_to_move) == (first.black, first.white, first.black_to_move)
+    });
+    let both = checked.sections.iter().any(|s| s.refutes_black)
+        && checked.sections.iter().any(|s| !s.refutes_black);
+    if same_position && both {
+        writeln!(out, "value draw")?;
+    }
+    writeln!(out, "time_ms {:.3}", start.elapsed().as_secs_f64() * 1000.0)?;
+    Ok(())
+}
+
+fn print_decided(game: &Game, out: &mut dyn Write) -> Result<(), CliError> {
+    let value = match game.outcome() {
+        Outcome::Win(_) => GameValue::Loss,
+        _ => GameValue::Draw,
+    };
+    writeln!(out, "value {value}\nbest none\nnodes 0\ntime_ms 0.000 nps 0")?;
+    Ok(())
+}
+
+fn search_small(size: BoardSize, args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let game = Game::from_notation(size, args.rule, &args.moves).map_err(UsageError::Moves)?;
+    let mut engine = Engine::with_hash_bytes((args.hash_mb.unwrap_or(16) as usize) << 20);
     let solution = engine.solve(&game, !args.no_pairing).expect("a small board");
     let value = match game.outcome() {
         Outcome::Ongoing => solution.value(),

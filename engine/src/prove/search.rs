@@ -1,0 +1,470 @@
+//! Depth-first proof-number search (df-pn) over the AND/OR tree of one question: can the
+//! attacker force a five? OR nodes have the attacker to move (one winning move proves
+//! them), AND nodes the defender (one refuting move disproves them).
+//!
+//! The moves searched are reduced without changing the answer:
+//! * a five ends the game, a four must be blocked (or the node is decided at once);
+//! * a pairing strategy for the defender ([`super::tactics::find_pairing`]) disproves a
+//!   node with no search;
+//! * at an AND node where the attacker, given a free move, wins by continuous fours, the
+//!   defender's only moves are those in that win's relevance zone and those making a four
+//!   of its own ([`super::tactics::vcf`]);
+//! * a stone on a cell no open line passes through changes nothing (a pass): the defender
+//!   never plays one, and the attacker's are left to the certificate (a pass never helps
+//!   the side that makes it, so the defender's answer is any move);
+//! * symmetric positions share one table entry.
+//!
+//! The table maps each position, up to symmetry, to its proof and disproof numbers; a
+//! proved node has pn = 0, a disproved one dn = 0. Stones only accumulate, so the tree
+//! has no cycles.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use super::grid::{Grid, cells};
+use super::tactics::{
+    find_pairing_from, five_cells, four_making_cells, has_five, useful_cells, vcf,
+};
+
+/// A proof or disproof number too large to matter: a node with dn = INF is proved.
+pub const INF: u32 = u32::MAX;
+/// The most a sum of finite numbers counts for.
+const LARGE: u32 = INF - 1;
+
+/// Steps a pairing search may take at one node.
+const PAIRING_BUDGET: u32 = 50;
+/// Steps a continuous-four search may take at one node.
+const VCF_BUDGET: u32 = 200;
+
+/// Proof and disproof numbers of one position.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Numbers {
+    /// How many more leaves must be proved to prove the node (0: proved).
+    pub pn: u32,
+    /// How many more leaves must be disproved to disprove it (0: disproved).
+    pub dn: u32,
+}
+
+impl Numbers {
+    const UNKNOWN: Numbers = Numbers { pn: 1, dn: 1 };
+    const PROVED: Numbers = Numbers { pn: 0, dn: INF };
+    const DISPROVED: Numbers = Numbers { pn: INF, dn: 0 };
+}
+
+/// A table entry: the numbers and the node expansions spent below the position (what the
+/// table keeps first when it must forget).
+#[derive(Copy, Clone, Debug)]
+pub struct Entry {
+    /// Proof and disproof numbers.
+    pub numbers: Numbers,
+    /// Node expansions spent below the position.
+    pub work: u32,
+}
+
+/// The answer to the question at the root.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Answer {
+    /// The attacker can force a five.
+    Proved,
+    /// It cannot.
+    Disproved,
+    /// The search stopped first.
+    Unknown,
+}
+
+/// Why a node needs no search.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Leaf {
+    /// The attacker wins.
+    Win,
+    /// The defender completes a five at this cell (or, at an OR node, has two fours).
+    DefenderFive(Option<u8>),
+    /// The defender holds every open line with this pairing.
+    Pairing(Vec<(u8, u8)>),
+    /// No cell is left (or none that matters and no open line).
+    Full,
+}
+
+/// A node's static verdict or its moves, in the order to try them.
+pub enum Expansion {
+    /// Proved without search.
+    Proved,
+    /// Disproved without search, and why.
+    Disproved(Leaf),
+    /// The moves to search.
+    Moves(arrayvec::ArrayVec<u8, 64>),
+}
+
+/// What stops a proof early.
+#[derive(Clone, Debug, Default)]
+pub struct Budget {
+    /// Node expansions allowed in all (0: no limit).
+    pub nodes: u64,
+    /// Time allowed.
+    pub time: Option<Duration>,
+}
+
+/// A snapshot of a proof in progress.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    /// Node expansions so far.
+    pub nodes: u64,
+    /// Positions in the table.
+    pub positions: usize,
+    /// The root's numbers.
+    pub root: Numbers,
+    /// The root's moves, and how many of them are proved and disproved.
+    pub root_moves: usize,
+    /// Root moves proved (winning for the attacker).
+    pub root_proved: usize,
+    /// Root moves disproved.
+    pub root_disproved: usize,
+    /// The line being searched, from the root.
+    pub line: Vec<u8>,
+    /// Time since the proof started.
+    pub elapsed: Duration,
+}
+
+/// One df-pn proof: the question "can `attacker` force a five from this position?".
+pub struct Prover {
+    grid: Grid,
+    table: HashMap<u128, Entry, ahash::RandomState>,
+    max_positions: usize,
+    nodes: u64,
+    budget: Budget,
+    start: Instant,
+    stopped: bool,
+    run_start_nodes: u64,
+    hint: Vec<(u8, u8)>,
+    line: Vec<u8>,
+    root: (u64, u64, bool),
+    report_every: u64,
+}
+
+impl Prover {
+    /// A prover for the position with `attacker` and `defender` stones, the attacker to move
+    /// when `attacker_to_move`.
+    pub fn new(grid: &Grid, attacker: u64, defender: u64, attacker_to_move: bool) -> Self {
+        Prover {
+            grid: grid.clone(),
+            table: HashMap::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4)),
+            max_positions: usize::MAX,
+            nodes: 0,
+            budget: Budget::default(),
+            start: Instant::now(),
+            stopped: false,
+            run_start_nodes: 0,
+            hint: Vec::new(),
+            line: Vec::new(),
+            root: (attacker, defender, attacker_to_move),
+            report_every: 1 << 16,
+        }
+    }
+
+    /// Stops each later [`Prover::run`] at this budget (the proof can go on later, or
+    /// from [`Prover::entries`]).
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+    }
+
+    /// Reports progress every `every` node expansions (see [`Prover::run`]).
+    pub fn with_report_every(mut self, every: u64) -> Self {
+        self.report_every = every.max(1);
+        self
+    }
+
+    /// Node expansions so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Counts node expansions done before a restart.
+    pub fn add_nodes(&mut self, nodes: u64) {
+        self.nodes += nodes;
+    }
+
+    /// Positions in the table.
+    pub fn positions(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Keeps at most this many positions in the table, forgetting those with the least work
+    /// below them when it is full.
+    pub fn set_max_positions(&mut self, max: usize) {
+        self.max_positions = max.max(1024);
+    }
+
+    /// Every table entry (symmetry-canonical key, entry), to save a proof in progress.
+    pub fn entries(&self) -> impl Iterator<Item = (u128, Entry)> + '_ {
+        self.table.iter().map(|(&k, &e)| (k, e))
+    }
+
+    /// Puts saved entries back (see [`Prover::entries`]).
+    pub fn restore(&mut self, entries: impl IntoIterator<Item = (u128, Entry)>) {
+        self.table.extend(entries);
+    }
+
+    /// Forgets the positions with the least work below them until the table is at most
+    /// three quarters full. Decided positions with no work (static leaves) go first, as
+    /// they are found again with one expansion.
+    fn collect_garbage(&mut self) {
+        let target = self.max_positions / 4 * 3;
+        let mut threshold = 0;
+        while self.table.len() > target {
+            self.table.retain(|_, e| e.work > threshold);
+            threshold = threshold * 2 + 1;
+        }
+    }
+
+    /// Runs the proof until it is decided or the budget runs out, calling `progress` now
+    /// and then.
+    pub fn run(&mut self, progress: &mut dyn FnMut(&Progress)) -> Answer {
+        self.start = Instant::now();
+        self.stopped = false;
+        self.run_start_nodes = self.nodes;
+        let (a, d, or) = self.root;
+        self.mid(a, d, or, INF, INF, progress);
+        let root = self.numbers(a, d);
+        match (root.pn, root.dn) {
+            (0, _) => Answer::Proved,
+            (_, 0) => Answer::Disproved,
+            _ => Answer::Unknown,
+        }
+    }
+
+    /// The stored numbers of a position (unknown: 1, 1).
+    pub fn numbers(&self, attacker: u64, defender: u64) -> Numbers {
+        let (key, _) = self.grid.canonical(attacker, defender);
+        self.table.get(&key).map_or(Numbers::UNKNOWN, |e| e.numbers)
+    }
+
+    /// The numbers of a position, its static verdict when it has one.
+    pub fn numbers_or_static(&self, attacker: u64, defender: u64, or: bool) -> Numbers {
+        let stored = self.numbers(attacker, defender);
+        if stored.pn == 0 || stored.dn == 0 {
+            return stored;
+        }
+        match expand(&self.grid, attacker, defender, or, &mut Vec::new()) {
+            Expansion::Proved => Numbers::PROVED,
+            Expansion::Disproved(_) => Numbers::DISPROVED,
+            Expansion::Moves(_) => stored,
+        }
+    }
+
+    /// Proves or disproves one position (used when writing a certificate).
+    pub fn settle(&mut self, attacker: u64, defender: u64, or: bool) -> Answer {
+        self.stopped = false;
+        self.budget = Budget::default();
+        self.mid(attacker, defender, or, INF, INF, &mut |_| {});
+        let n = self.numbers_or_static(attacker, defender, or);
+        match (n.pn, n.dn) {
+            (0, _) => Answer::Proved,
+            (_, 0) => Answer::Disproved,
+            _ => Answer::Unknown,
+        }
+    }
+
+    fn store(&mut self, attacker: u64, defender: u64, numbers: Numbers, work: u64) {
+        let (key, _) = self.grid.canonical(attacker, defender);
+        let work = u32::try_from(work).unwrap_or(u32::MAX);
+        let entry = self.table.entry(key).or_insert(Entry { numbers, work: 0 });
+        entry.numbers = numbers;
+        entry.work = entry.work.saturating_add(work);
+        if self.table.len() > self.max_positions {
+            self.collect_garbage();
+        }
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.budget.nodes != 0 && self.nodes - self.run_start_nodes >= self.budget.nodes {
+            self.stopped = true;
+        }
+        if self.nodes.is_multiple_of(1024)
+            && let Some(time) = self.budget.time
+            && self.start.elapsed() >= time
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// The multiple-iterative-deepening step of df-pn: searches below the node until its
+    /// numbers reach a threshold.
+    fn mid(
+        &mut self,
+        a: u64,
+        d: u64,
+        or: bool,
+        th_pn: u32,
+        th_dn: u32,
+        progress: &mut dyn FnMut(&Progress),
+    ) {
+        let mut here = self.numbers(a, d);
+        if here.pn >= th_pn || here.dn >= th_dn || self.stopped {
+            return;
+        }
+        let moves = match expand(&self.grid, a, d, or, &mut self.hint) {
+            Expansion::Proved => return self.store(a, d, Numbers::PROVED, 0),
+            Expansion::Disproved(_) => return self.store(a, d, Numbers::DISPROVED, 0),
+            Expansion::Moves(moves) => moves,
+        };
+        let nodes_before = self.nodes;
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(self.report_every) {
+            self.report(progress);
+        }
+        let child_of = |m: u8| if or { (a | 1 << m, d) } else { (a, d | 1 << m) };
+        let keys: arrayvec::ArrayVec<u128, 64> = moves
+            .iter()
+            .map(|&m| {
+                let (ca, cd) = child_of(m);
+                self.grid.canonical(ca, cd).0
+            })
+            .collect();
+        loop {
+            // Gather the children's numbers.
+            let mut best = (0usize, INF);
+            let mut second = INF;
+            let mut sum: u64 = 0;
+            let mut any_inf = false;
+            for (i, key) in keys.iter().enumerate() {
+                let n = self.table.get(key).map_or(Numbers::UNKNOWN, |e| e.numbers);
+                // At an OR node we minimise pn and sum dn; at an AND node the reverse.
+                let (minimised, summed) = if or { (n.pn, n.dn) } else { (n.dn, n.pn) };
+                if minimised < best.1 {
+                    second = best.1;
+                    best = (i, minimised);
+                } else if minimised < second {
+                    second = minimised;
+                }
+                if summed == INF {
+                    any_inf = true;
+                }
+                sum += u64::from(summed);
+            }
+            let sum = if any_inf { INF } else { sum.min(u64::from(LARGE)) as u32 };
+            here =
+                if or { Numbers { pn: best.1, dn: sum } } else { Numbers { pn: sum, dn: best.1 } };
+            if here.pn >= th_pn || here.dn >= th_dn || self.stopped {
+                break;
+            }
+            if self.out_of_budget() {
+                break;
+            }
+            let m = moves[best.0];
+            let (ca, cd) = child_of(m);
+            let child = self.table.get(&keys[best.0]).map_or(Numbers::UNKNOWN, |e| e.numbers);
+            // 1 + ε: let the best child run until it is a quarter worse than the second.
+            let widen = |x: u32| x.saturating_add(x / 4).saturating_add(1);
+            let (c_pn, c_dn) = if or {
+                let c_dn = th_dn.saturating_sub(here.dn).saturating_add(child.dn).min(LARGE);
+                (th_pn.min(widen(second)), c_dn)
+            } else {
+                let c_pn = th_pn.saturating_sub(here.pn).saturating_add(child.pn).min(LARGE);
+                (c_pn, th_dn.min(widen(second)))
+            };
+            self.line.push(m);
+            self.mid(ca, cd, !or, c_pn, c_dn, progress);
+            self.line.pop();
+        }
+        self.store(a, d, here, self.nodes - nodes_before);
+    }
+
+    fn report(&mut self, progress: &mut dyn FnMut(&Progress)) {
+        let (a, d, or) = self.root;
+        let mut snapshot = Progress {
+            nodes: self.nodes,
+            positions: self.table.len(),
+            root: self.numbers(a, d),
+            root_moves: 0,
+            root_proved: 0,
+            root_disproved: 0,
+            line: self.line.clone(),
+            elapsed: self.start.elapsed(),
+        };
+        if let Expansion::Moves(moves) = expand(&self.grid, a, d, or, &mut Vec::new()) {
+            snapshot.root_moves = moves.len();
+            let (mut least, mut sum) = (INF, 0u64);
+            for m in moves {
+                let (ca, cd) = if or { (a | 1 << m, d) } else { (a, d | 1 << m) };
+                let n = self.numbers(ca, cd);
+                snapshot.root_proved += usize::from(n.pn == 0);
+                snapshot.root_disproved += usize::from(n.dn == 0);
+                let (minimised, summed) = if or { (n.pn, n.dn) } else { (n.dn, n.pn) };
+                least = least.min(minimised);
+                sum = sum.saturating_add(u64::from(summed));
+            }
+            let sum = sum.min(u64::from(INF)) as u32;
+            snapshot.root =
+                if or { Numbers { pn: least, dn: sum } } else { Numbers { pn: sum, dn: least } };
+        }
+        progress(&snapshot);
+    }
+}
+
+/// Reads a node: its static verdict, or the moves to search, best first.
+pub fn expand(grid: &Grid, a: u64, d: u64, or: bool, hint: &mut Vec<(u8, u8)>) -> Expansion {
+    let empty = grid.all() & !(a | d);
+    let (mover, waiter) = if or { (a, d) } else { (d, a) };
+    // A five on the board (only when asked about a move that made one).
+    if has_five(grid, waiter) {
+        return if or { Expansion::Disproved(Leaf::DefenderFive(None)) } else { Expansion::Proved };
+    }
+    // The side to move completes a five.
+    let wins = five_cells(grid, mover, waiter);
+    if wins != 0 {
+        return if or {
+            Expansion::Proved
+        } else {
+            Expansion::Disproved(Leaf::DefenderFive(Some(wins.trailing_zeros() as u8)))
+        };
+    }
+    // The side waiting has a five to complete: two of them win, one must be blocked.
+    let threats = five_cells(grid, waiter, mover);
+    if threats.count_ones() > 1 {
+        return if or { Expansion::Disproved(Leaf::DefenderFive(None)) } else { Expansion::Proved };
+    }
+    if empty == 0 {
+        return Expansion::Disproved(Leaf::Full);
+    }
+    if let Some(pairs) = find_pairing_from(grid, a, d, PAIRING_BUDGET, hint) {
+        hint.clone_from(&pairs);
+        return Expansion::Disproved(Leaf::Pairing(pairs));
+    }
+    let mut moves = arrayvec::ArrayVec::new();
+    if threats != 0 {
+        moves.push(threats.trailing_zeros() as u8);
+        return Expansion::Moves(moves);
+    }
+    let useful = useful_cells(grid, a, d);
+    let mut candidates = useful;
+    if !or && let Some(zone) = vcf(grid, a, d, VCF_BUDGET) {
+        // The attacker wins by fours if the defender passes: only a move in the zone or a
+        // four of the defender's can stop it.
+        candidates &= zone | four_making_cells(grid, d, a);
+        if candidates == 0 {
+            return Expansion::Proved;
+        }
+    }
+    // Order: the cells on the most lines still open to the attacker first.
+    let open_for_attacker: u64 =
+        grid.lines().iter().filter(|&&l| l & d == 0).fold(0, |m, &l| m | l);
+    let mut scored: arrayvec::ArrayVec<(u32, u8), 64> = cells(candidates)
+        .map(|c| {
+            let score = grid
+                .lines_through(c)
+                .iter()
+                .map(|&i| grid.lines()[i as usize])
+                .map(|l| {
+                    let mine = if l & d == 0 { 1 + (l & a).count_ones() } else { 0 };
+                    let theirs = if l & a == 0 { 1 + (l & d).count_ones() } else { 0 };
+                    mine * mine + theirs * theirs
+                })
+                .sum::<u32>();
+            (score + u32::from(open_for_attacker & (1 << c) != 0), c)
+        })
+        .collect();
+    scored.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+    moves.extend(scored.into_iter().map(|(_, c)| c));
+    Expansion::Moves(moves)
+}

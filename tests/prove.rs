@@ -1,0 +1,182 @@
+//! The prover (`mnk_engine::prove`) on 5×5 to 7×7: the known values of the empty boards,
+//! certificates that the separate checker accepts and tampered ones it refutes, a proof
+//! stopped, saved and resumed, and values of positions cross-checked against plain
+//! alpha-beta (the naive reference board, every empty cell, no table, no threat logic).
+
+mod reference;
+
+use mnk_engine::prove::grid::{Grid, bit};
+use mnk_engine::prove::search::Budget;
+use mnk_engine::prove::{Outcome, Position, Proof, verify};
+use mnk_engine::rng::SplitMix64;
+use mnk_engine::solve::GameValue;
+use reference::{NaiveBoard, NaiveOutcome, NaiveRule};
+
+fn position(width: u8, height: u8, moves: &[(usize, usize)]) -> Position {
+    let grid = Grid::new(width, height).expect("a board the prover takes");
+    let (mut black, mut white) = (0, 0);
+    for (i, &(x, y)) in moves.iter().enumerate() {
+        let b = bit(x as u8, y as u8);
+        if i.is_multiple_of(2) { black |= b } else { white |= b }
+    }
+    Position { grid, black, white, black_to_move: moves.len().is_multiple_of(2) }
+}
+
+fn prove(position: Position) -> (Proof, Outcome) {
+    let mut proof = Proof::new(position);
+    let outcome = proof.run(&Budget::default(), &mut |_, _| {}).expect("no budget: decided");
+    (proof, outcome)
+}
+
+#[test]
+fn the_empty_boards_from_5x5_to_7x7_are_draws() {
+    for (w, h) in [(5, 5), (6, 5), (5, 8), (6, 6), (7, 6), (7, 7)] {
+        let (_, outcome) = prove(position(w, h, &[]));
+        assert_eq!(outcome.value, GameValue::Draw, "{w}x{h}");
+        assert!(outcome.best.is_some());
+    }
+}
+
+#[test]
+fn a_draw_certificate_is_checked_and_a_tampered_one_refused() {
+    let (mut proof, outcome) = prove(position(6, 6, &[]));
+    assert_eq!(outcome.value, GameValue::Draw);
+    let text = proof.certificate().expect("a draw has a certificate");
+    let checked = verify::check(&text).expect("the checker accepts it");
+    assert_eq!((checked.width, checked.height), (6, 6));
+    assert_eq!(checked.sections.len(), 2);
+    assert!(checked.sections.iter().all(|s| s.positions > 0));
+
+    // Drop the defender's answer to one attacker move: the checker finds the hole.
+    let lines: Vec<&str> = text.lines().collect();
+    let reply = lines.iter().position(|l| l.starts_with("R ")).expect("a reply line");
+    let without: String = lines
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != reply)
+        .map(|(_, l)| format!("{l}\n"))
+        .collect();
+    let error = verify::check(&without).expect_err("a missing reply");
+    assert!(error.contains("no defender's move"), "{error}");
+
+    // Break a pairing: pair a cell with itself's neighbour outside every line it must hold.
+    let pairing = lines.iter().position(|l| l.starts_with("P ")).expect("a pairing line");
+    let mut fields: Vec<String> = lines[pairing].split_whitespace().map(String::from).collect();
+    fields.truncate(fields.len() - 1);
+    let broken: String = lines
+        .iter()
+        .enumerate()
+        .map(
+            |(i, l)| {
+                if i == pairing { format!("{}\n", fields.join(" ")) } else { format!("{l}\n") }
+            },
+        )
+        .collect();
+    let error = verify::check(&broken).expect_err("a pairing with a pair missing");
+    assert!(error.contains("leaves a line open"), "{error}");
+
+    // A reply that is not a legal move, and a file cut short.
+    let bad_reply = text.replacen(&lines[reply][lines[reply].rfind(' ').unwrap()..], " z9", 1);
+    assert!(verify::check(&bad_reply).is_err());
+    assert!(verify::check(&text[..text.len() - 4]).unwrap_err().contains("cut short"));
+    assert!(verify::check("mnk-certificate 1\nboard 9x9\nend\n").is_err());
+}
+
+#[test]
+fn a_win_has_no_certificate() {
+    // Black has four in a row on the top row with the end open: black to move wins.
+    let moves = [(0, 0), (0, 5), (1, 0), (1, 5), (2, 0), (2, 5), (3, 0), (5, 4)];
+    let (mut proof, outcome) = prove(position(6, 6, &moves));
+    assert_eq!(outcome.value, GameValue::Win);
+    assert_eq!(outcome.best, Some(4));
+    assert!(proof.certificate().is_err());
+}
+
+#[test]
+fn a_stopped_proof_resumes_from_its_saved_state() {
+    let mut proof = Proof::new(position(7, 7, &[]));
+    let budget = Budget { nodes: 2_000, time: None };
+    assert!(proof.run(&budget, &mut |_, _| {}).is_none(), "2,000 nodes do not prove 7x7");
+    let saved = proof.save_state();
+    let mut resumed = Proof::restore(&saved).expect("its own state reads back");
+    assert_eq!(resumed.nodes(), proof.nodes());
+    let outcome = resumed.run(&Budget::default(), &mut |_, _| {}).expect("decided");
+    assert_eq!(outcome.value, GameValue::Draw);
+    assert!(Proof::restore(&saved[..saved.len() - 3]).is_err());
+    assert!(Proof::restore(b"not a state").is_err());
+}
+
+/// Random games on `w`×`h` stopped with `empty` cells left and nobody won: the positions.
+fn random_positions(
+    w: usize,
+    h: usize,
+    empty: usize,
+    count: usize,
+    seed: u64,
+) -> Vec<Vec<(usize, usize)>> {
+    let mut rng = SplitMix64::new(seed);
+    let mut found = Vec::new();
+    while found.len() < count {
+        let mut board = NaiveBoard::new(w, h, 5, NaiveRule::Freestyle);
+        while board.outcome == NaiveOutcome::Ongoing && board.empty_cells().len() > empty {
+            let cells = board.empty_cells();
+            let (x, y) = cells[rng.below(cells.len())];
+            board.play(x, y);
+        }
+        if board.outcome == NaiveOutcome::Ongoing {
+            found.push(board.moves.clone());
+        }
+    }
+    found
+}
+
+fn value_of_score(score: i32) -> GameValue {
+    match score {
+        s if s > 0 => GameValue::Win,
+        0 => GameValue::Draw,
+        _ => GameValue::Loss,
+    }
+}
+
+#[test]
+fn values_agree_with_plain_alpha_beta_on_6x6_and_7x7() {
+    let mut values = Vec::new();
+    for (w, h, seed) in [(6, 6, 11), (7, 7, 12), (7, 6, 13)] {
+        for moves in random_positions(w, h, 10, 5, seed) {
+            let mut naive = NaiveBoard::new(w, h, 5, NaiveRule::Freestyle);
+            for &(x, y) in &moves {
+                naive.play(x, y);
+            }
+            let expected = value_of_score(naive.exact_score());
+            let (_, outcome) = prove(position(w as u8, h as u8, &moves));
+            assert_eq!(outcome.value, expected, "{w}x{h} {moves:?}");
+            values.push(expected);
+        }
+    }
+    // The sample holds more than one kind of value.
+    assert!(
+        values.contains(&GameValue::Draw) && values.iter().any(|&v| v != GameValue::Draw),
+        "{values:?}"
+    );
+}
+
+/// The same cross-check on 300 positions with 10 empty cells (about a minute):
+/// `cargo test --release -p mnk-engine --test prove -- --ignored`.
+#[test]
+#[ignore = "a minute; run by hand"]
+fn many_values_agree_with_plain_alpha_beta() {
+    let mut tally = [0usize; 3];
+    for (w, h, seed) in [(6, 6, 21), (7, 7, 22), (8, 6, 23)] {
+        for moves in random_positions(w, h, 10, 100, seed) {
+            let mut naive = NaiveBoard::new(w, h, 5, NaiveRule::Freestyle);
+            for &(x, y) in &moves {
+                naive.play(x, y);
+            }
+            let expected = value_of_score(naive.exact_score());
+            let (_, outcome) = prove(position(w as u8, h as u8, &moves));
+            assert_eq!(outcome.value, expected, "{w}x{h} {moves:?}");
+            tally[expected as usize] += 1;
+        }
+    }
+    eprintln!("win {} draw {} loss {}", tally[0], tally[1], tally[2]);
+}
