@@ -160,14 +160,14 @@ fn values_agree_with_plain_alpha_beta_on_6x6_and_7x7() {
     );
 }
 
-/// The same cross-check on 300 positions with 10 empty cells (about a minute):
+/// The same cross-check on 900 positions with 11 empty cells (about a minute):
 /// `cargo test --release -p mnk-engine --test prove -- --ignored`.
 #[test]
 #[ignore = "a minute; run by hand"]
 fn many_values_agree_with_plain_alpha_beta() {
     let mut tally = [0usize; 3];
     for (w, h, seed) in [(6, 6, 21), (7, 7, 22), (8, 6, 23)] {
-        for moves in random_positions(w, h, 10, 100, seed) {
+        for moves in random_positions(w, h, 11, 300, seed) {
             let mut naive = NaiveBoard::new(w, h, 5, NaiveRule::Freestyle);
             for &(x, y) in &moves {
                 naive.play(x, y);

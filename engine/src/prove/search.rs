@@ -136,6 +136,8 @@ pub struct Prover {
     stopped: bool,
     run_start_nodes: u64,
     hint: Vec<(u8, u8)>,
+    /// For each stone count, the defender's move that last refuted a node (tried first).
+    killers: [u8; 64],
     line: Vec<u8>,
     root: (u64, u64, bool),
     report_every: u64,
@@ -155,6 +157,7 @@ impl Prover {
             stopped: false,
             run_start_nodes: 0,
             hint: Vec::new(),
+            killers: [u8::MAX; 64],
             line: Vec::new(),
             root: (attacker, defender, attacker_to_move),
             report_every: 1 << 16,
@@ -303,11 +306,15 @@ impl Prover {
         if here.pn >= th_pn || here.dn >= th_dn || self.stopped {
             return;
         }
-        let moves = match expand(&self.grid, a, d, or, &mut self.hint) {
+        let mut moves = match expand(&self.grid, a, d, or, &mut self.hint) {
             Expansion::Proved => return self.store(a, d, Numbers::PROVED, 0),
             Expansion::Disproved(_) => return self.store(a, d, Numbers::DISPROVED, 0),
             Expansion::Moves(moves) => moves,
         };
+        let ply = (a | d).count_ones() as usize;
+        if !or && let Some(i) = moves.iter().position(|&m| m == self.killers[ply]) {
+            moves[..=i].rotate_right(1);
+        }
         let nodes_before = self.nodes;
         self.nodes += 1;
         if self.nodes.is_multiple_of(self.report_every) {
@@ -345,6 +352,9 @@ impl Prover {
             let sum = if any_inf { INF } else { sum.min(u64::from(LARGE)) as u32 };
             here =
                 if or { Numbers { pn: best.1, dn: sum } } else { Numbers { pn: sum, dn: best.1 } };
+            if !or && here.dn == 0 {
+                self.killers[ply] = moves[best.0];
+            }
             if here.pn >= th_pn || here.dn >= th_dn || self.stopped {
                 break;
             }

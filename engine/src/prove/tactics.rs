@@ -187,8 +187,8 @@ impl PairSearch {
 
 /// A win for `attacker` (to move) by continuous fours, each answered by the defender's
 /// only block, ending in a five or a double four; the defender's own fours are answered as
-/// the rules force. Returns the cells the win relies on (its relevance zone: see `vcf_zone`), `None` if no
-/// such win was found within `budget` steps.
+/// the rules force. Returns the cells the win relies on (its relevance zone: see
+/// `vcf_zone`), `None` if no such win was found within `budget` steps.
 pub fn vcf(grid: &Grid, attacker: u64, defender: u64, budget: u32) -> Option<u64> {
     let mut line = Line { attacker: 0, replies: 0, finish: 0 };
     let mut steps = budget;
