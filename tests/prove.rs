@@ -138,11 +138,12 @@ fn value_of_score(score: i32) -> GameValue {
     }
 }
 
-#[test]
-fn values_agree_with_plain_alpha_beta_on_6x6_and_7x7() {
+/// Proves each of `count` random positions with `empty` cells left on each board and checks
+/// its value against plain alpha-beta; returns the values.
+fn cross_check(boards: &[(usize, usize, u64)], empty: usize, count: usize) -> Vec<GameValue> {
     let mut values = Vec::new();
-    for (w, h, seed) in [(6, 6, 11), (7, 7, 12), (7, 6, 13)] {
-        for moves in random_positions(w, h, 10, 5, seed) {
+    for &(w, h, seed) in boards {
+        for moves in random_positions(w, h, empty, count, seed) {
             let mut naive = NaiveBoard::new(w, h, 5, NaiveRule::Freestyle);
             for &(x, y) in &moves {
                 naive.play(x, y);
@@ -153,6 +154,12 @@ fn values_agree_with_plain_alpha_beta_on_6x6_and_7x7() {
             values.push(expected);
         }
     }
+    values
+}
+
+#[test]
+fn values_agree_with_plain_alpha_beta_on_6x6_and_7x7() {
+    let values = cross_check(&[(6, 6, 11), (7, 7, 12), (7, 6, 13)], 10, 5);
     // The sample holds more than one kind of value.
     assert!(
         values.contains(&GameValue::Draw) && values.iter().any(|&v| v != GameValue::Draw),
@@ -165,18 +172,12 @@ fn values_agree_with_plain_alpha_beta_on_6x6_and_7x7() {
 #[test]
 #[ignore = "a minute; run by hand"]
 fn many_values_agree_with_plain_alpha_beta() {
-    let mut tally = [0usize; 3];
-    for (w, h, seed) in [(6, 6, 21), (7, 7, 22), (8, 6, 23)] {
-        for moves in random_positions(w, h, 11, 300, seed) {
-            let mut naive = NaiveBoard::new(w, h, 5, NaiveRule::Freestyle);
-            for &(x, y) in &moves {
-                naive.play(x, y);
-            }
-            let expected = value_of_score(naive.exact_score());
-            let (_, outcome) = prove(position(w as u8, h as u8, &moves));
-            assert_eq!(outcome.value, expected, "{w}x{h} {moves:?}");
-            tally[expected as usize] += 1;
-        }
-    }
-    eprintln!("win {} draw {} loss {}", tally[0], tally[1], tally[2]);
+    let values = cross_check(&[(6, 6, 21), (7, 7, 22), (8, 6, 23)], 11, 300);
+    let count = |v| values.iter().filter(|&&x| x == v).count();
+    eprintln!(
+        "win {} draw {} loss {}",
+        count(GameValue::Win),
+        count(GameValue::Draw),
+        count(GameValue::Loss)
+    );
 }

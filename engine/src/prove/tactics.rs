@@ -8,13 +8,7 @@ use super::grid::{Grid, cells};
 /// The cells where `own` would complete a line of five (lines with four of `own` and no
 /// stone of `opp`).
 pub fn five_cells(grid: &Grid, own: u64, opp: u64) -> u64 {
-    let mut found = 0;
-    for &line in grid.lines() {
-        if line & opp == 0 && (line & own).count_ones() == 4 {
-            found |= line & !own;
-        }
-    }
-    found
+    gaps_of_lines_holding(grid, own, opp, 4)
 }
 
 /// Whether `own` holds a whole line.
@@ -25,13 +19,15 @@ pub fn has_five(grid: &Grid, own: u64) -> bool {
 /// The cells where a stone of `own` would make a four (a line with three of `own`, two
 /// empty cells and no stone of `opp`).
 pub fn four_making_cells(grid: &Grid, own: u64, opp: u64) -> u64 {
-    let mut found = 0;
-    for &line in grid.lines() {
-        if line & opp == 0 && (line & own).count_ones() == 3 {
-            found |= line & !own;
-        }
-    }
-    found
+    gaps_of_lines_holding(grid, own, opp, 3)
+}
+
+/// The empty cells of the lines with exactly `stones` of `own` and none of `opp`.
+fn gaps_of_lines_holding(grid: &Grid, own: u64, opp: u64, stones: u32) -> u64 {
+    grid.lines()
+        .iter()
+        .filter(|&&line| line & opp == 0 && (line & own).count_ones() == stones)
+        .fold(0, |found, &line| found | (line & !own))
 }
 
 /// The empty cells that lie in a line still open to either side: a stone anywhere else
