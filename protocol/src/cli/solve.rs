@@ -240,9 +240,16 @@ fn report_progress(game: &Game, question: Question, p: &Progress, elapsed: Durat
     let attacker = if (question == Question::MoverWins) == mover_black { "black" } else { "white" };
     let line: Vec<String> = p.line.iter().take(12).map(|&c| cell_name(c)).collect();
     let settled = p.root_proved + p.root_disproved;
+    // A rough estimate: the root moves left, at the rate they have been settled so far.
+    let estimate = if settled > 0 && settled < p.root_moves {
+        let left = elapsed.as_secs_f64() * (p.root_moves - settled) as f64 / settled as f64;
+        format!("the other root moves in about {left:.0} s at this rate")
+    } else {
+        "no estimate until a root move is settled".to_string()
+    };
     eprintln!(
         "solve: can {attacker} force five? {} nodes, {} positions, root pn {} dn {}, \
-         root moves settled {settled}/{} ({} win, {} refuted), {:.0} s, line {}",
+         root moves settled {settled}/{} ({} win, {} refuted), {:.0} s, {estimate}, line {}",
         p.nodes,
         p.positions,
         p.root.pn,
