@@ -626,3 +626,48 @@ fn a_stopped_proof_resumes_from_its_state_file() {
     assert_eq!(other.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&other.stderr).contains("another position"));
 }
+
+/// Ctrl-C (SIGINT) stops a long proof with its state saved, exit code 130; it goes on from
+/// there.
+#[test]
+fn an_interrupted_proof_saves_its_state() {
+    use std::io::{BufRead, BufReader};
+    let dir = scratch("interrupt");
+    let state = dir.0.join("8x8.state");
+    let path = state.to_str().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-mnk"))
+        .args(["solve", "--size", "8", "--can-win", "black", "--state", path])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // Wait for the first progress line.
+    let mut progress = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    progress.read_line(&mut line).unwrap();
+    assert!(line.starts_with("solve: can black force five? "), "{line}");
+    assert!(line.contains(" root moves settled ") && line.contains(", line "), "{line}");
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let lines = stdout_lines(&out);
+    assert_eq!(lines[0], "can_win black unknown");
+    assert_eq!(lines.last().unwrap(), &format!("state {path}"));
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut progress, &mut rest).unwrap();
+    assert!(rest.contains("the proof goes on from its state"), "{rest}");
+    let again = pbrain(&[
+        "solve",
+        "--size",
+        "8",
+        "--can-win",
+        "black",
+        "--state",
+        path,
+        "--max-nodes",
+        "100",
+    ]);
+    assert!(again.status.success());
+    assert_eq!(stdout_lines(&again)[0], "can_win black unknown");
+}

@@ -95,7 +95,7 @@ fn a_win_has_no_certificate() {
 #[test]
 fn a_stopped_proof_resumes_from_its_saved_state() {
     let mut proof = Proof::new(position(7, 7, &[]));
-    let budget = Budget { nodes: 2_000, time: None };
+    let budget = Budget { nodes: 2_000, ..Budget::default() };
     assert!(proof.run(&budget, &mut |_, _| {}).is_none(), "2,000 nodes do not prove 7x7");
     let saved = proof.save_state();
     let mut resumed = Proof::restore(&saved).expect("its own state reads back");

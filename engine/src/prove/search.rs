@@ -19,6 +19,8 @@
 //! has no cycles.
 
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::grid::{Grid, cells};
@@ -102,6 +104,8 @@ pub struct Budget {
     pub nodes: u64,
     /// Time allowed.
     pub time: Option<Duration>,
+    /// Stops the proof when raised (by another thread: Ctrl-C, say).
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// A snapshot of a proof in progress.
@@ -282,11 +286,10 @@ impl Prover {
         if self.budget.nodes != 0 && self.nodes - self.run_start_nodes >= self.budget.nodes {
             self.stopped = true;
         }
-        if self.nodes.is_multiple_of(1024)
-            && let Some(time) = self.budget.time
-            && self.start.elapsed() >= time
-        {
-            self.stopped = true;
+        if self.nodes.is_multiple_of(1024) {
+            let out_of_time = self.budget.time.is_some_and(|time| self.start.elapsed() >= time);
+            let raised = self.budget.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+            self.stopped |= out_of_time || raised;
         }
         self.stopped
     }

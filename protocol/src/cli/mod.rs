@@ -329,6 +329,12 @@ pub(crate) enum CliError {
         /// Games the match was to play.
         games: usize,
     },
+    /// A proof stopped by Ctrl-C, after its summary and the state's last save (exit code
+    /// 130).
+    ProofInterrupted {
+        /// Where the state was saved, if anywhere.
+        state: Option<PathBuf>,
+    },
     /// `datagen` games that failed (a bug; each was reported and left out; exit code 1).
     GamesFailed {
         /// Games that failed.
@@ -343,7 +349,7 @@ impl CliError {
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
             CliError::Usage(_) => 2,
-            CliError::Interrupted { .. } => 130,
+            CliError::Interrupted { .. } | CliError::ProofInterrupted { .. } => 130,
             CliError::Io(_)
             | CliError::Match(_)
             | CliError::Openings(_)
@@ -363,6 +369,16 @@ impl fmt::Display for CliError {
                 f,
                 "interrupted after {finished} of {games} games (games in progress are not counted)"
             ),
+            CliError::ProofInterrupted { state: Some(path) } => {
+                write!(
+                    f,
+                    "interrupted; the proof goes on from its state: --state {}",
+                    path.display()
+                )
+            }
+            CliError::ProofInterrupted { state: None } => {
+                f.write_str("interrupted (without --state the work is not kept)")
+            }
             CliError::GamesFailed { failed, games } => {
                 write!(f, "{failed} of {games} games failed and were left out")
             }

@@ -14,6 +14,8 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use mnk_engine::engine::Engine;
@@ -122,6 +124,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let hash_mb = args.hash_mb.unwrap_or(PROVER_HASH_MB) as usize;
     proof.set_max_positions((hash_mb << 20) / BYTES_PER_POSITION);
     let nodes_before = proof.nodes();
+    let interrupted = Arc::new(AtomicBool::new(false));
+    watch_interrupt(Arc::clone(&interrupted));
     let start = Instant::now();
     let limit = args.time_limit.map(Duration::from_secs_f64);
     let mut last_report = Instant::now();
@@ -138,7 +142,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
         let nodes =
             args.max_nodes.map_or(0, |n| n.saturating_sub(proof.nodes() - nodes_before).max(1));
-        let budget = Budget { nodes, time: Some(slice) };
+        let budget = Budget { nodes, time: Some(slice), stop: Some(Arc::clone(&interrupted)) };
         let outcome = proof.run(&budget, &mut progress);
         if proof.finished() {
             break outcome;
@@ -148,7 +152,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
         let out_of_time = limit.is_some_and(|l| start.elapsed() >= l);
         let out_of_nodes = args.max_nodes.is_some_and(|n| proof.nodes() - nodes_before >= n);
-        if out_of_time || out_of_nodes {
+        if out_of_time || out_of_nodes || interrupted.load(Ordering::Relaxed) {
             break None;
         }
     };
@@ -174,6 +178,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     if let Some(path) = &args.state {
         save(path, &proof)?;
         writeln!(out, "state {}", path.display())?;
+    }
+    if interrupted.load(Ordering::Relaxed) && !proof.finished() {
+        return Err(CliError::ProofInterrupted { state: args.state.clone() });
     }
     if let Some(path) = &args.certificate
         && proof.finished()
@@ -202,6 +209,18 @@ fn print_value(
         None => writeln!(out, "value unknown\nbest none")?,
     }
     Ok(())
+}
+
+/// Raises `interrupted` on Ctrl-C (SIGINT), so that the proof stops and saves its state.
+fn watch_interrupt(interrupted: Arc<AtomicBool>) {
+    std::thread::spawn(move || {
+        let Ok(runtime) = tokio::runtime::Builder::new_current_thread().enable_all().build() else {
+            return;
+        };
+        if runtime.block_on(tokio::signal::ctrl_c()).is_ok() {
+            interrupted.store(true, Ordering::Relaxed);
+        }
+    });
 }
 
 fn file_error(option: &'static str, path: &Path, error: std::io::Error) -> CliError {
