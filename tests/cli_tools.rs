@@ -607,6 +607,11 @@ fn solve_finds_a_win_on_6x6_and_the_loss_after_it() {
     // White to move cannot stop both ends of b1 c1 d1 e1 on a 7-wide board.
     let loss = stdout_lines(&pbrain(&["solve", "--size", "7x6", "--moves", "b1a6c1b6d1c6e1"]));
     assert_eq!(loss[0], "value loss");
+    // One side's question: after black's centre stone on 7x7, white has a refutation.
+    let refuted =
+        stdout_lines(&pbrain(&["solve", "--size", "7", "--moves", "d4", "--can-win", "black"]));
+    assert_eq!(refuted[0], "can_win black no");
+    assert!(refuted[1].starts_with("best ") && refuted[1] != "best none", "{refuted:?}");
 }
 
 #[test]

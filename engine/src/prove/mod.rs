@@ -146,45 +146,43 @@ impl Proof {
             (Some(Answer::Disproved), Some(Answer::Disproved)) => GameValue::Draw,
             _ => return None,
         };
-        let question =
-            if value == GameValue::Win { Question::MoverWins } else { Question::OtherWins };
+        let best = match value {
+            GameValue::Win => self.key_move(Question::MoverWins),
+            GameValue::Draw => self.key_move(Question::OtherWins),
+            GameValue::Loss => {
+                let (mover, other) = (self.position.black, self.position.white);
+                grid::cells(self.position.grid.all() & !(mover | other)).next()
+            }
+        };
+        Some(Outcome { value, best })
+    }
+
+    /// The move that settles a question at a root where one move is enough: the
+    /// attacker's winning move when it can force a five and moves first, the defender's
+    /// refuting move when the attacker cannot and the defender moves first.
+    pub fn key_move(&mut self, question: Question) -> Option<u8> {
+        let answer = self.answer(question)?;
         let (a, d, or) = self.position.sides(question);
+        let wanted = match (answer, or) {
+            (Answer::Proved, true) => Answer::Proved,
+            (Answer::Disproved, false) => Answer::Disproved,
+            _ => return None,
+        };
         let empty = self.position.grid.all() & !(a | d);
         let prover = self.prover(question);
-        let mut best = None;
-        for m in grid::cells(empty) {
-            let n = if or {
-                prover.numbers_or_static(a | 1 << m, d, false)
-            } else {
-                prover.numbers_or_static(a, d | 1 << m, true)
-            };
-            let good = match value {
-                GameValue::Win => n.pn == 0,
-                GameValue::Draw => n.dn == 0,
-                GameValue::Loss => true,
-            };
-            if good {
-                best = Some(m);
-                break;
-            }
+        let child = |m: u8| if or { (a | 1 << m, d) } else { (a, d | 1 << m) };
+        let settled = |n: Numbers| if wanted == Answer::Proved { n.pn == 0 } else { n.dn == 0 };
+        if let Some(m) = grid::cells(empty).find(|&m| {
+            let (ca, cd) = child(m);
+            settled(prover.numbers_or_static(ca, cd, !or))
+        }) {
+            return Some(m);
         }
-        if best.is_none() && value != GameValue::Loss {
-            // The search proved the root through a static leaf (a pairing): settle a move.
-            for m in grid::cells(empty) {
-                let answer = if or {
-                    prover.settle(a | 1 << m, d, false)
-                } else {
-                    prover.settle(a, d | 1 << m, true)
-                };
-                if (value == GameValue::Win) == (answer == Answer::Proved)
-                    && answer != Answer::Unknown
-                {
-                    best = Some(m);
-                    break;
-                }
-            }
-        }
-        Some(Outcome { value, best })
+        // The root was settled by a static leaf (a pairing): settle its moves one by one.
+        grid::cells(empty).find(|&m| {
+            let (ca, cd) = child(m);
+            prover.settle(ca, cd, !or) == wanted
+        })
     }
 
     fn prover(&mut self, question: Question) -> &mut Prover {

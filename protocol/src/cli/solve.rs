@@ -165,6 +165,10 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             _ => "unknown",
         };
         writeln!(out, "can_win {side} {answer}")?;
+        match proof.key_move(questions[0]) {
+            Some(cell) => writeln!(out, "best {},{}", cell % 8, cell / 8)?,
+            None => writeln!(out, "best none")?,
+        }
     } else {
         print_value(outcome, proof.finished(), out)?;
     }
