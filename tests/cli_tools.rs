@@ -1,7 +1,11 @@
 //! End-to-end tests of the `pbrain-mnk` tools (`perft`, `solve`): the real binary, its output
 //! format, exit codes.
 
+mod scratch;
+
 use std::process::{Command, Output};
+
+use scratch::scratch;
 
 fn pbrain(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_pbrain-mnk")).args(args).output().expect("the binary runs")
@@ -557,25 +561,10 @@ fn analyze_reads_game_files_and_prints_json() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A folder of its own under the system's temporary folder, removed when dropped.
-struct Scratch(std::path::PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn scratch(name: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("mnk-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
-}
-
 #[test]
 fn solve_proves_6x6_a_draw_and_its_certificate_checks() {
     let dir = scratch("certificate");
-    let file = dir.0.join("6x6.txt");
+    let file = dir.join("6x6.txt");
     let path = file.to_str().unwrap();
     let out = pbrain(&["solve", "--size", "6", "--certificate", path]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -617,7 +606,7 @@ fn solve_finds_a_win_on_6x6_and_the_loss_after_it() {
 #[test]
 fn a_stopped_proof_resumes_from_its_state_file() {
     let dir = scratch("state");
-    let state = dir.0.join("7x7.state");
+    let state = dir.join("7x7.state");
     let path = state.to_str().unwrap();
     let first = pbrain(&["solve", "--size", "7", "--state", path, "--max-nodes", "3000"]);
     assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
@@ -638,7 +627,7 @@ fn a_stopped_proof_resumes_from_its_state_file() {
 fn an_interrupted_proof_saves_its_state() {
     use std::io::{BufRead, BufReader};
     let dir = scratch("interrupt");
-    let state = dir.0.join("8x8.state");
+    let state = dir.join("8x8.state");
     let path = state.to_str().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-mnk"))
         .args(["solve", "--size", "8", "--can-win", "black", "--state", path])

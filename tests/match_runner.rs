@@ -3,7 +3,11 @@
 //! reason while the run goes on, stray output ignored.
 
 use std::path::{Path, PathBuf};
+mod scratch;
+
 use std::process::{Command, Output};
+
+use scratch::scratch;
 
 const MNK: &str = env!("CARGO_BIN_EXE_pbrain-mnk");
 
@@ -51,30 +55,6 @@ done
         log = log.display()
     );
     executable(&path, &script)
-}
-
-/// A directory of its own for one test, removed with everything in it when dropped, so
-/// the suite leaves nothing behind in the temporary directory.
-struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = Path;
-
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn scratch(name: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("mnk-match-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
 }
 
 #[test]

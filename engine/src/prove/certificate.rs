@@ -93,17 +93,9 @@ fn walk(
     let Expansion::Moves(moves) = expansion else {
         return Err("an unexpected leaf at a defender's node".into());
     };
-    let mut reply =
-        moves.iter().copied().find(|&m| prover.numbers_or_static(a, d | 1 << m, true).dn == 0);
-    if reply.is_none() {
-        for &m in &moves {
-            if prover.settle(a, d | 1 << m, true) == Answer::Disproved {
-                reply = Some(m);
-                break;
-            }
-        }
-    }
-    let reply = reply.ok_or("no refuting move at a defender's node")?;
+    let reply = prover
+        .settling_move(a, d, false, &moves, Answer::Disproved)
+        .ok_or("no refuting move at a defender's node")?;
     strategy.insert((a, d), Record::Reply(reply));
     walk(prover, grid, a, d | 1 << reply, true, strategy, seen)
 }

@@ -138,8 +138,7 @@ impl Proof {
 
     /// The value once both questions (or a win) are answered.
     pub fn outcome(&mut self) -> Option<Outcome> {
-        let answer = |q| self.answers.iter().find(|(x, _)| *x == q).map(|&(_, a)| a);
-        let (first, second) = (answer(Question::MoverWins), answer(Question::OtherWins));
+        let (first, second) = (self.answer(Question::MoverWins), self.answer(Question::OtherWins));
         let value = match (first, second) {
             (Some(Answer::Proved), _) => GameValue::Win,
             (Some(Answer::Disproved), Some(Answer::Proved)) => GameValue::Loss,
@@ -168,25 +167,17 @@ impl Proof {
             (Answer::Disproved, false) => Answer::Disproved,
             _ => return None,
         };
-        let empty = self.position.grid.all() & !(a | d);
-        let prover = self.prover(question);
-        let child = |m: u8| if or { (a | 1 << m, d) } else { (a, d | 1 << m) };
-        let settled = |n: Numbers| if wanted == Answer::Proved { n.pn == 0 } else { n.dn == 0 };
-        if let Some(m) = grid::cells(empty).find(|&m| {
-            let (ca, cd) = child(m);
-            settled(prover.numbers_or_static(ca, cd, !or))
-        }) {
-            return Some(m);
-        }
-        // The root was settled by a static leaf (a pairing): settle its moves one by one.
-        grid::cells(empty).find(|&m| {
-            let (ca, cd) = child(m);
-            prover.settle(ca, cd, !or) == wanted
-        })
+        let empty: Vec<u8> = grid::cells(self.position.grid.all() & !(a | d)).collect();
+        self.prover(question).settling_move(a, d, or, &empty, wanted)
     }
 
     fn prover(&mut self, question: Question) -> &mut Prover {
-        &mut self.provers.iter_mut().find(|(q, _)| *q == question).expect("both questions").1
+        &mut self
+            .provers
+            .iter_mut()
+            .find(|(q, _)| *q == question)
+            .expect("a question this proof asks")
+            .1
     }
 
     /// Node expansions of both questions.

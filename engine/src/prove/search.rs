@@ -33,6 +33,8 @@ pub const INF: u32 = u32::MAX;
 /// The most a sum of finite numbers counts for.
 const LARGE: u32 = INF - 1;
 
+/// Node expansions between progress reports.
+const REPORT_EVERY: u64 = 1 << 16;
 /// Steps a pairing search may take at one node.
 const PAIRING_BUDGET: u32 = 50;
 /// Steps a continuous-four search may take at one node.
@@ -51,6 +53,51 @@ impl Numbers {
     const UNKNOWN: Numbers = Numbers { pn: 1, dn: 1 };
     const PROVED: Numbers = Numbers { pn: 0, dn: INF };
     const DISPROVED: Numbers = Numbers { pn: INF, dn: 0 };
+
+    /// What the numbers say of the question.
+    fn answer(self) -> Answer {
+        match (self.pn, self.dn) {
+            (0, _) => Answer::Proved,
+            (_, 0) => Answer::Disproved,
+            _ => Answer::Unknown,
+        }
+    }
+}
+
+/// A node's numbers from its children's, and which child to search next.
+struct Combined {
+    /// The node's numbers: at an OR node the least pn and the sum of the dn, at an AND node
+    /// the reverse.
+    numbers: Numbers,
+    /// The child with the least minimised number (the first of equals).
+    best: usize,
+    /// The second least minimised number.
+    second: u32,
+}
+
+fn combine(or: bool, children: impl Iterator<Item = Numbers>) -> Combined {
+    let (mut best, mut least, mut second) = (0, INF, INF);
+    let mut sum: u64 = 0;
+    let mut any_inf = false;
+    for (i, n) in children.enumerate() {
+        let (minimised, summed) = if or { (n.pn, n.dn) } else { (n.dn, n.pn) };
+        if minimised < least {
+            second = least;
+            (best, least) = (i, minimised);
+        } else if minimised < second {
+            second = minimised;
+        }
+        any_inf |= summed == INF;
+        sum += u64::from(summed);
+    }
+    let sum = if any_inf { INF } else { sum.min(u64::from(LARGE)) as u32 };
+    let numbers = if or { Numbers { pn: least, dn: sum } } else { Numbers { pn: sum, dn: least } };
+    Combined { numbers, best, second }
+}
+
+/// The position after move `m`: the attacker's at an OR node, the defender's at an AND node.
+pub fn child(a: u64, d: u64, or: bool, m: u8) -> (u64, u64) {
+    if or { (a | 1 << m, d) } else { (a, d | 1 << m) }
 }
 
 /// A table entry: the numbers and the node expansions spent below the position (what the
@@ -144,7 +191,6 @@ pub struct Prover {
     killers: [u8; 64],
     line: Vec<u8>,
     root: (u64, u64, bool),
-    report_every: u64,
 }
 
 impl Prover {
@@ -164,7 +210,6 @@ impl Prover {
             killers: [u8::MAX; 64],
             line: Vec::new(),
             root: (attacker, defender, attacker_to_move),
-            report_every: 1 << 16,
         }
     }
 
@@ -172,12 +217,6 @@ impl Prover {
     /// from [`Prover::entries`]).
     pub fn set_budget(&mut self, budget: Budget) {
         self.budget = budget;
-    }
-
-    /// Reports progress every `every` node expansions (see [`Prover::run`]).
-    pub fn with_report_every(mut self, every: u64) -> Self {
-        self.report_every = every.max(1);
-        self
     }
 
     /// Node expansions so far.
@@ -231,18 +270,39 @@ impl Prover {
         self.run_start_nodes = self.nodes;
         let (a, d, or) = self.root;
         self.mid(a, d, or, INF, INF, progress);
-        let root = self.numbers(a, d);
-        match (root.pn, root.dn) {
-            (0, _) => Answer::Proved,
-            (_, 0) => Answer::Disproved,
-            _ => Answer::Unknown,
-        }
+        self.numbers(a, d).answer()
     }
 
     /// The stored numbers of a position (unknown: 1, 1).
     pub fn numbers(&self, attacker: u64, defender: u64) -> Numbers {
-        let (key, _) = self.grid.canonical(attacker, defender);
-        self.table.get(&key).map_or(Numbers::UNKNOWN, |e| e.numbers)
+        self.lookup(&self.grid.canonical(attacker, defender).0)
+    }
+
+    /// The first of `moves` from the node (a, d) whose child has the `wanted` answer: one
+    /// the table or a static verdict already settles, else one proved here on demand.
+    pub fn settling_move(
+        &mut self,
+        a: u64,
+        d: u64,
+        or: bool,
+        moves: &[u8],
+        wanted: Answer,
+    ) -> Option<u8> {
+        let settles = |n: Numbers| n.answer() == wanted;
+        if let Some(&m) = moves.iter().find(|&&m| {
+            let (ca, cd) = child(a, d, or, m);
+            settles(self.numbers_or_static(ca, cd, !or))
+        }) {
+            return Some(m);
+        }
+        moves.iter().copied().find(|&m| {
+            let (ca, cd) = child(a, d, or, m);
+            self.settle(ca, cd, !or) == wanted
+        })
+    }
+
+    fn lookup(&self, key: &u128) -> Numbers {
+        self.table.get(key).map_or(Numbers::UNKNOWN, |e| e.numbers)
     }
 
     /// The numbers of a position, its static verdict when it has one.
@@ -263,12 +323,7 @@ impl Prover {
         self.stopped = false;
         self.budget = Budget::default();
         self.mid(attacker, defender, or, INF, INF, &mut |_| {});
-        let n = self.numbers_or_static(attacker, defender, or);
-        match (n.pn, n.dn) {
-            (0, _) => Answer::Proved,
-            (_, 0) => Answer::Disproved,
-            _ => Answer::Unknown,
-        }
+        self.numbers_or_static(attacker, defender, or).answer()
     }
 
     fn store(&mut self, attacker: u64, defender: u64, numbers: Numbers, work: u64) {
@@ -320,43 +375,22 @@ impl Prover {
         }
         let nodes_before = self.nodes;
         self.nodes += 1;
-        if self.nodes.is_multiple_of(self.report_every) {
+        if self.nodes.is_multiple_of(REPORT_EVERY) {
             self.report(progress);
         }
-        let child_of = |m: u8| if or { (a | 1 << m, d) } else { (a, d | 1 << m) };
         let keys: arrayvec::ArrayVec<u128, 64> = moves
             .iter()
             .map(|&m| {
-                let (ca, cd) = child_of(m);
+                let (ca, cd) = child(a, d, or, m);
                 self.grid.canonical(ca, cd).0
             })
             .collect();
         loop {
-            // Gather the children's numbers.
-            let mut best = (0usize, INF);
-            let mut second = INF;
-            let mut sum: u64 = 0;
-            let mut any_inf = false;
-            for (i, key) in keys.iter().enumerate() {
-                let n = self.table.get(key).map_or(Numbers::UNKNOWN, |e| e.numbers);
-                // At an OR node we minimise pn and sum dn; at an AND node the reverse.
-                let (minimised, summed) = if or { (n.pn, n.dn) } else { (n.dn, n.pn) };
-                if minimised < best.1 {
-                    second = best.1;
-                    best = (i, minimised);
-                } else if minimised < second {
-                    second = minimised;
-                }
-                if summed == INF {
-                    any_inf = true;
-                }
-                sum += u64::from(summed);
-            }
-            let sum = if any_inf { INF } else { sum.min(u64::from(LARGE)) as u32 };
-            here =
-                if or { Numbers { pn: best.1, dn: sum } } else { Numbers { pn: sum, dn: best.1 } };
+            let Combined { numbers, best, second } =
+                combine(or, keys.iter().map(|key| self.lookup(key)));
+            here = numbers;
             if !or && here.dn == 0 {
-                self.killers[ply] = moves[best.0];
+                self.killers[ply] = moves[best];
             }
             if here.pn >= th_pn || here.dn >= th_dn || self.stopped {
                 break;
@@ -364,16 +398,16 @@ impl Prover {
             if self.out_of_budget() {
                 break;
             }
-            let m = moves[best.0];
-            let (ca, cd) = child_of(m);
-            let child = self.table.get(&keys[best.0]).map_or(Numbers::UNKNOWN, |e| e.numbers);
+            let m = moves[best];
+            let (ca, cd) = child(a, d, or, m);
+            let chosen = self.lookup(&keys[best]);
             // 1 + ε: let the best child run until it is a quarter worse than the second.
             let widen = |x: u32| x.saturating_add(x / 4).saturating_add(1);
             let (c_pn, c_dn) = if or {
-                let c_dn = th_dn.saturating_sub(here.dn).saturating_add(child.dn).min(LARGE);
+                let c_dn = th_dn.saturating_sub(here.dn).saturating_add(chosen.dn).min(LARGE);
                 (th_pn.min(widen(second)), c_dn)
             } else {
-                let c_pn = th_pn.saturating_sub(here.pn).saturating_add(child.pn).min(LARGE);
+                let c_pn = th_pn.saturating_sub(here.pn).saturating_add(chosen.pn).min(LARGE);
                 (c_pn, th_dn.min(widen(second)))
             };
             self.line.push(m);
@@ -396,20 +430,17 @@ impl Prover {
             elapsed: self.start.elapsed(),
         };
         if let Expansion::Moves(moves) = expand(&self.grid, a, d, or, &mut Vec::new()) {
+            let children: Vec<Numbers> = moves
+                .iter()
+                .map(|&m| {
+                    let (ca, cd) = child(a, d, or, m);
+                    self.numbers(ca, cd)
+                })
+                .collect();
             snapshot.root_moves = moves.len();
-            let (mut least, mut sum) = (INF, 0u64);
-            for m in moves {
-                let (ca, cd) = if or { (a | 1 << m, d) } else { (a, d | 1 << m) };
-                let n = self.numbers(ca, cd);
-                snapshot.root_proved += usize::from(n.pn == 0);
-                snapshot.root_disproved += usize::from(n.dn == 0);
-                let (minimised, summed) = if or { (n.pn, n.dn) } else { (n.dn, n.pn) };
-                least = least.min(minimised);
-                sum = sum.saturating_add(u64::from(summed));
-            }
-            let sum = sum.min(u64::from(INF)) as u32;
-            snapshot.root =
-                if or { Numbers { pn: least, dn: sum } } else { Numbers { pn: sum, dn: least } };
+            snapshot.root_proved = children.iter().filter(|n| n.pn == 0).count();
+            snapshot.root_disproved = children.iter().filter(|n| n.dn == 0).count();
+            snapshot.root = combine(or, children.into_iter()).numbers;
         }
         progress(&snapshot);
     }

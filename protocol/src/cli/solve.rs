@@ -24,7 +24,7 @@ use mnk_engine::outcome::Outcome;
 use mnk_engine::prove::certificate::cell_name;
 use mnk_engine::prove::grid::{Grid, bit};
 use mnk_engine::prove::search::{Answer, Budget, Progress};
-use mnk_engine::prove::{Outcome as ProofOutcome, Position, Proof, Question, verify};
+use mnk_engine::prove::{Position, Proof, Question, verify};
 use mnk_engine::report::nodes_per_second;
 use mnk_engine::rules::Rule;
 use mnk_engine::size::BoardSize;
@@ -114,8 +114,10 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let position = Position { grid, black, white, black_to_move };
     let questions = match args.can_win.as_deref() {
         None => Question::BOTH.to_vec(),
-        Some(side) if (side == "black") == black_to_move => vec![Question::MoverWins],
-        Some(_) => vec![Question::OtherWins],
+        Some(side) => Question::BOTH
+            .into_iter()
+            .filter(|&q| attacker_name(black_to_move, q) == side)
+            .collect(),
     };
     let mut proof = match &args.state {
         Some(path) if path.exists() => resume(path, &position, &questions)?,
@@ -132,7 +134,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let mut progress = |question: Question, p: &Progress| {
         if last_report.elapsed() >= Duration::from_secs(2) {
             last_report = Instant::now();
-            report_progress(&game, question, p, start.elapsed());
+            report_progress(attacker_name(black_to_move, question), p, start.elapsed());
         }
     };
     let outcome = loop {
@@ -165,12 +167,13 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             _ => "unknown",
         };
         writeln!(out, "can_win {side} {answer}")?;
-        match proof.key_move(questions[0]) {
-            Some(cell) => writeln!(out, "best {},{}", cell % 8, cell / 8)?,
-            None => writeln!(out, "best none")?,
-        }
+        write_best(out, proof.key_move(questions[0]))?;
     } else {
-        print_value(outcome, proof.finished(), out)?;
+        match outcome {
+            Some(o) => writeln!(out, "value {}", o.value)?,
+            None => writeln!(out, "value unknown")?,
+        }
+        write_best(out, outcome.and_then(|o| o.best))?;
     }
     writeln!(out, "nodes {nodes}")?;
     writeln!(
@@ -197,20 +200,11 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-fn print_value(
-    outcome: Option<ProofOutcome>,
-    finished: bool,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
-    match outcome.filter(|_| finished) {
-        Some(o) => {
-            writeln!(out, "value {}", o.value)?;
-            match o.best {
-                Some(cell) => writeln!(out, "best {},{}", cell % 8, cell / 8)?,
-                None => writeln!(out, "best none")?,
-            }
-        }
-        None => writeln!(out, "value unknown\nbest none")?,
+/// `best x,y`, or `best none`.
+fn write_best(out: &mut dyn Write, cell: Option<u8>) -> Result<(), CliError> {
+    match cell {
+        Some(cell) => writeln!(out, "best {},{}", cell % 8, cell / 8)?,
+        None => writeln!(out, "best none")?,
     }
     Ok(())
 }
@@ -258,9 +252,12 @@ fn save(path: &Path, proof: &Proof) -> Result<(), CliError> {
     std::fs::rename(&temporary, path).map_err(|error| file_error("state", path, error))
 }
 
-fn report_progress(game: &Game, question: Question, p: &Progress, elapsed: Duration) {
-    let mover_black = game.history().len().is_multiple_of(2);
-    let attacker = if (question == Question::MoverWins) == mover_black { "black" } else { "white" };
+/// The colour that asks "can I force a five?" in `question`.
+fn attacker_name(black_to_move: bool, question: Question) -> &'static str {
+    if (question == Question::MoverWins) == black_to_move { "black" } else { "white" }
+}
+
+fn report_progress(attacker: &str, p: &Progress, elapsed: Duration) {
     let line: Vec<String> = p.line.iter().take(12).map(|&c| cell_name(c)).collect();
     let settled = p.root_proved + p.root_disproved;
     // A rough estimate: the root moves left, at the rate they have been settled so far.
