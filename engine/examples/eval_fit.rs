@@ -21,13 +21,12 @@
 use mnk_engine::bitboard::{Bitboard, Bits256};
 use mnk_engine::board::Board;
 use mnk_engine::color::Color;
-use mnk_engine::eval::TEMPO;
+use mnk_engine::eval::weights::{COMBO_POTENTIAL, PATTERN_POTENTIAL, POTENTIAL_SCALE, Role};
+use mnk_engine::eval::{TEMPO, code_terms};
 use mnk_engine::limits::Limits;
 use mnk_engine::pattern::Pattern;
+use mnk_engine::pattern::code::patterns_of;
 use mnk_engine::pattern::combo::{COMBOS, combo_of, forbids_doubles};
-use mnk_engine::pattern::keys::PatternState;
-use mnk_engine::pattern::weights::COMBO_POTENTIAL;
-use mnk_engine::pattern::weights::{PATTERN_POTENTIAL, POTENTIAL_SCALE};
 use mnk_engine::rules::Rule;
 use mnk_engine::score::is_decisive;
 use mnk_engine::search::search;
@@ -272,22 +271,24 @@ fn collect(
     samples
 }
 
-/// The counts of one position, for the side to move and then the opponent.
+/// The counts of one position, for the side to move and then the opponent: the patterns and
+/// classes of the codes in the evaluation's terms ([`code_terms`]; a code's prior worth is
+/// the sum of its patterns' and its class's weights).
 fn counts(rule: Rule, board: &Board<Bits256>) -> [f64; FEATURES] {
-    let me = board.side_to_move();
     let mut counts = [0.0; FEATURES];
-    for cell in board.empty_cells().iter() {
-        for (row, colour) in [me, me.opponent()].into_iter().enumerate() {
-            let patterns =
-                board.patterns().cell_patterns(cell, colour).expect("15×15 keeps patterns");
-            for p in patterns {
-                counts[row * PATTERNS + p as usize] += 1.0;
-            }
-            if let Some(combo) = combo_of(patterns, forbids_doubles(rule, colour)) {
-                counts[2 * PATTERNS + row * COMBOS + combo as usize] += 1.0;
-            }
+    code_terms(board, |colour, role, pcode, _| {
+        let row = match role {
+            Role::ToMove => 0,
+            Role::Waiting => 1,
+        };
+        let patterns = patterns_of(pcode);
+        for p in patterns {
+            counts[row * PATTERNS + p as usize] += 1.0;
         }
-    }
+        if let Some(combo) = combo_of(patterns, forbids_doubles(rule, colour)) {
+            counts[2 * PATTERNS + row * COMBOS + combo as usize] += 1.0;
+        }
+    });
     counts
 }
 

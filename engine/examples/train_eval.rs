@@ -1,4 +1,4 @@
-//! Fits the learned evaluation tables (`engine/src/pattern/learned.rs`; see
+//! Fits the learned evaluation tables (`engine/src/eval/learned.rs`; see
 //! `docs/learning.md`): a worth per pattern code, role and table (freestyle, standard,
 //! renju's black, renju's white), and a worth per pair of the two sides' threat flags and
 //! table, by logistic regression on mnk's self-play games.
@@ -23,9 +23,13 @@
 //! `fit` replays the games; every position in which neither side can make five is a sample
 //! whose target is `λ · result + (1 − λ) · σ(score / 600)` for the side to move, and whose
 //! prediction is `σ(eval / 600)`, `eval` being the engine's evaluation with the tables being
-//! fitted: `TEMPO + (Σ own codes' to-move worths − Σ opponent codes' waiting worths) / 4` over
-//! the empty cells, less a larger board's extra empty-board lead (see `mnk_engine::eval`),
-//! plus the threat-flag table's entry for the two sides' flags (`mnk_engine::pattern::flags`).
+//! fitted. Its features are the engine's own terms (`mnk_engine::eval::code_terms`: every
+//! empty cell's code for the side to move with its to-move worth, +1, and for the opponent
+//! with its waiting worth, −1), less those of a larger board's extra empty-board lead where
+//! the engine takes it off (`mnk_engine::eval::size_lead`), and the threat-flag table's entry
+//! for the two sides' flags (`mnk_engine::eval::flags`): `TEMPO + Σ terms / 4 + flags`. A test
+//! holds this to `mnk_engine::eval::evaluate` on thousands of positions of every rule with
+//! learned tables.
 //! Adam minimises the cross-entropy plus `pull / 2 · Σ (w − prior)²`, the pull towards the
 //! worths before any learning (`prior_worth`), so that codes seen rarely keep sane values.
 //! A game that repeats an earlier one (self-play from a repeated opening repeats itself) is
@@ -47,13 +51,13 @@ use games::{Distinct, fail, game_key, is_held_out, is_quiet, open, parse_game};
 
 use mnk_engine::board::Board;
 use mnk_engine::color::Color;
-use mnk_engine::eval::TEMPO;
+use mnk_engine::eval::flags::{FLAG_ENTRIES, flag_index, side_flags};
+use mnk_engine::eval::weights::{EVAL_TABLES, POTENTIAL_SCALE, Role, eval_table};
+use mnk_engine::eval::worth::{code_worth, flag_table, prior_worth};
+use mnk_engine::eval::{TEMPO, code_terms, size_lead};
 use mnk_engine::game::Game;
 use mnk_engine::notation::format_pos;
-use mnk_engine::pattern::code::{EVAL_TABLES, PCODES, eval_table, pcode_of, prior_worth};
-use mnk_engine::pattern::flags::{FLAG_ENTRIES, flag_index, side_flags};
-use mnk_engine::pattern::keys::PatternState;
-use mnk_engine::pattern::weights::{POTENTIAL_SCALE, Role};
+use mnk_engine::pattern::code::PCODES;
 use mnk_engine::rules::Rule;
 use mnk_engine::score::{Score, is_decisive};
 use mnk_engine::size::BoardSize;
@@ -210,18 +214,15 @@ fn weight(table: usize, role: Role, pcode: u16) -> usize {
     (table * 2 + role as usize) * PCODES + usize::from(pcode)
 }
 
-/// A position's features, summed into a dense scratch row: +1 for each empty cell's code of
-/// the side to move with its to-move worth, −1 for the opponent's with its waiting worth.
-fn add_features<B: Storage>(board: &Board<B>, me: Color, sign: f32, row: &mut [f32]) {
+/// A position's code features, summed into a dense scratch row, `sign` times the engine's
+/// terms ([`code_terms`]): +1 for each empty cell's code of the side to move with its
+/// to-move worth, −1 for the opponent's with its waiting worth.
+fn add_features<B: Storage>(board: &Board<B>, sign: f32, row: &mut [f32]) {
     let rule = board.rule();
-    let lines = board.patterns();
-    for cell in board.empty_cells().iter() {
-        for (colour, role, s) in [(me, Role::ToMove, sign), (me.opponent(), Role::Waiting, -sign)] {
-            let Some(table) = eval_table(rule, colour) else { return };
-            let patterns = lines.cell_patterns(cell, colour).expect("gomoku boards keep patterns");
-            row[weight(table, role, pcode_of(patterns))] += s;
-        }
-    }
+    code_terms(board, |colour, role, pcode, term_sign| {
+        let table = eval_table(rule, colour).expect("only rules with learned tables are fitted");
+        row[weight(table, role, pcode)] += sign * term_sign as f32;
+    });
 }
 
 /// The index of a threat-flag weight.
@@ -238,18 +239,39 @@ fn flag_feature<B: Storage>(board: &Board<B>) -> Option<usize> {
     Some(flag_weight(table, flag_index(mine, theirs)))
 }
 
-/// The features of a board size's extra lead on the empty board over 15×15 (subtracted from
-/// every position on a larger board, as the evaluation does), as a dense row.
+/// The features of a board size's extra lead on the empty board over 15×15, as a dense row:
+/// the terms of its empty board less those of the empty 15×15 board where the engine takes
+/// the lead off ([`size_lead`]), else none.
 fn size_lead_row(size: BoardSize, rule: Rule) -> Vec<f32> {
     let mut row = vec![0.0; WEIGHTS];
-    let area = |s: BoardSize| s.geometry().width() * s.geometry().height();
-    if area(size) > area(BoardSize::FIFTEEN) {
+    let empty = Game::new(size, rule);
+    if with_game!(&empty, b => size_lead(b)) > 0 {
         for (s, sign) in [(size, 1.0), (BoardSize::FIFTEEN, -1.0)] {
             let game = Game::new(s, rule);
-            with_game!(&game, b => add_features(b, Color::Black, sign, &mut row));
+            with_game!(&game, b => add_features(b, sign, &mut row));
         }
     }
     row
+}
+
+/// A position's features (weight index, coefficient): its code terms less the size lead's
+/// `lead`, and its threat-flag entry. `row` is a zeroed scratch row, left zeroed.
+fn position_features(game: &Game, lead: &[f32], row: &mut [f32]) -> Vec<(u32, f32)> {
+    with_game!(game, b => add_features(b, 1.0, row));
+    // The flag tables are in evaluation units: their feature counts as POTENTIAL_SCALE
+    // potential units.
+    if let Some(flag) = with_game!(game, b => flag_feature(b)) {
+        row[flag] += POTENTIAL_SCALE as f32;
+    }
+    let features = row
+        .iter()
+        .zip(lead)
+        .enumerate()
+        .filter(|&(_, (&r, &l))| r - l != 0.0)
+        .map(|(i, (&r, &l))| (i as u32, r - l))
+        .collect();
+    row.iter_mut().for_each(|r| *r = 0.0);
+    features
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -291,20 +313,7 @@ fn samples(lines: impl Iterator<Item = (String, String)>, options: &Options) -> 
             let result = if me == Color::Black { black_result } else { 1.0 - black_result };
             let decisive = is_decisive(score as Score);
             if is_quiet(&game) && !(options.skip_decisive && decisive) {
-                with_game!(&game, b => add_features(b, me, 1.0, &mut row));
-                // The flag tables are in evaluation units: their feature counts as
-                // POTENTIAL_SCALE potential units.
-                if let Some(flag) = with_game!(&game, b => flag_feature(b)) {
-                    row[flag] += POTENTIAL_SCALE as f32;
-                }
-                let features: Vec<(u32, f32)> = row
-                    .iter()
-                    .zip(lead)
-                    .enumerate()
-                    .filter(|&(_, (&r, &l))| r - l != 0.0)
-                    .map(|(i, (&r, &l))| (i as u32, r - l))
-                    .collect();
-                row.iter_mut().for_each(|r| *r = 0.0);
+                let features = position_features(&game, lead, &mut row);
                 let target = options.lambda * result
                     + (1.0 - options.lambda) * sigmoid(score.clamp(-5000.0, 5000.0) / SCALE);
                 samples.push(&features, target, rule_index, held_out);
@@ -318,7 +327,13 @@ fn samples(lines: impl Iterator<Item = (String, String)>, options: &Options) -> 
 
 /// The evaluation of sample `i` with weights `w`, in evaluation units.
 fn evaluation(w: &[f64], samples: &Samples, i: usize) -> f64 {
-    let sum: f64 = samples.features(i).iter().map(|&(j, c)| f64::from(c) * w[j as usize]).sum();
+    features_evaluation(w, samples.features(i))
+}
+
+/// The evaluation of a position with `features` and weights `w`, in evaluation units: the
+/// engine's, but in real numbers and unclamped.
+fn features_evaluation(w: &[f64], features: &[(u32, f32)]) -> f64 {
+    let sum: f64 = features.iter().map(|&(j, c)| f64::from(c) * w[j as usize]).sum();
     f64::from(TEMPO) + sum / f64::from(POTENTIAL_SCALE)
 }
 
@@ -471,17 +486,37 @@ fn fit(args: &[String]) {
 
 /// The worths before any learning ([`prior_worth`]), by weight index.
 fn prior() -> Vec<f64> {
-    let mut prior = vec![0.0; WEIGHTS];
+    weights_by(prior_worth, |_| None)
+}
+
+/// The weights the engine evaluates with now ([`code_worth`], the learned threat-flag tables),
+/// by weight index.
+#[cfg_attr(not(test), allow(dead_code))]
+fn engine_weights() -> Vec<f64> {
+    weights_by(code_worth, |(rule, colour)| flag_table(rule, colour))
+}
+
+/// Every table's code worths by `worth` and flag worths by `flags` (`None`: 0), by weight
+/// index.
+fn weights_by(
+    worth: impl Fn(Rule, Color, Role, u16) -> i32,
+    flags: impl Fn((Rule, Color)) -> Option<&'static [i16; FLAG_ENTRIES]>,
+) -> Vec<f64> {
+    let mut w = vec![0.0; WEIGHTS];
     for (table, (rule, colour)) in TABLE_OWNERS.into_iter().enumerate() {
         assert_eq!(eval_table(rule, colour), Some(table));
         for role in [Role::ToMove, Role::Waiting] {
             for pcode in 0..PCODES as u16 {
-                prior[weight(table, role, pcode)] =
-                    f64::from(prior_worth(rule, colour, role, pcode));
+                w[weight(table, role, pcode)] = f64::from(worth(rule, colour, role, pcode));
+            }
+        }
+        if let Some(entries) = flags((rule, colour)) {
+            for (entry, &x) in entries.iter().enumerate() {
+                w[flag_weight(table, entry)] = f64::from(x);
             }
         }
     }
-    prior
+    w
 }
 
 /// Adam from the prior, `options.passes` full passes; the losses every 50 passes on stderr
@@ -541,9 +576,10 @@ fn table_source(
     text += &format!("//! {} samples, {train} for training.\n", samples.len());
     text += &format!("//! Loss (cross-entropy less the target's entropy), {start}.\n");
     text += &format!("//! {end}.\n\n");
-    text += "use super::code::{EVAL_TABLES, PCODES};\nuse super::flags::FLAG_ENTRIES;\n\n";
-    text += "/// By [`super::code::eval_table`]: the table's worths by role and pattern code, in potential\n";
-    text += "/// units, or `None` where the rule keeps the prior worths.\n";
+    text += "use super::flags::FLAG_ENTRIES;\nuse super::weights::EVAL_TABLES;\n";
+    text += "use crate::pattern::code::PCODES;\n\n";
+    text += "/// By [`super::weights::eval_table`]: the table's worths by role and pattern code, in\n";
+    text += "/// potential units, or `None` where the rule keeps the prior worths.\n";
     text += "#[rustfmt::skip]\npub static TABLES: [Option<&[[i32; PCODES]; 2]>; EVAL_TABLES] = [\n";
     for table in 0..EVAL_TABLES {
         let rule = TABLE_OWNERS[table].0;
@@ -566,7 +602,7 @@ fn table_source(
         text += "    ]),\n";
     }
     text += "];\n\n";
-    text += "/// By [`super::code::eval_table`] of the side to move: the worth of every pair of threat\n";
+    text += "/// By [`super::weights::eval_table`] of the side to move: the worth of every pair of threat\n";
     text +=
         "/// flags ([`super::flags`]), in evaluation units, or `None` where the rule has none.\n";
     text +=
@@ -688,6 +724,54 @@ mod tests {
                 loss(predict(w, samples, i), f64::from(samples.targets[i])) / rule_count
             })
             .sum()
+    }
+
+    /// The trainer's evaluation of a position with the weights the engine evaluates with is
+    /// the engine's `evaluate` (which rounds the codes' part towards zero and clamps), on
+    /// thousands of positions of random games under every rule with learned tables, on
+    /// 15×15 and on larger boards, square and oblong.
+    #[test]
+    fn the_trainers_evaluation_is_the_engines() {
+        use mnk_engine::bitboard::Bitboard;
+        use mnk_engine::eval::evaluate;
+        use mnk_engine::movegen::candidates;
+        use mnk_engine::rng::SplitMix64;
+        use mnk_engine::score::MAX_EVAL;
+        let w = engine_weights();
+        let mut rng = SplitMix64::new(7);
+        let mut row = vec![0.0f32; WEIGHTS];
+        let mut checked = 0;
+        let sizes = [(15, 15), (20, 20), (22, 13), (11, 11)];
+        for rule in RULES {
+            for size in sizes.map(|(w, h)| BoardSize::new(w, h).expect("a size")) {
+                let lead = size_lead_row(size, rule);
+                for _ in 0..5 {
+                    let mut game = Game::new(size, rule);
+                    while !game.outcome().is_decided() && game.move_count() < 90 {
+                        let features = position_features(&game, &lead, &mut row);
+                        let trainer = features_evaluation(&w, &features);
+                        let clamped = trainer.clamp(-f64::from(MAX_EVAL), f64::from(MAX_EVAL));
+                        let engine = with_game!(&game, b => evaluate(b));
+                        assert!(
+                            (f64::from(engine) - clamped).abs() < 1.0,
+                            "{rule} {}: engine {engine}, trainer {trainer}",
+                            game.history().iter().map(|&p| format_pos(p)).collect::<String>()
+                        );
+                        checked += 1;
+                        let near = with_game!(&game, b => {
+                            let cells: Vec<_> = candidates(b).iter().collect();
+                            cells.get(rng.below(cells.len().max(1))).copied()
+                        });
+                        let legal = game.legal_points().first().copied();
+                        let Some(point) = near.map(|cell| game.point(cell)).or(legal) else {
+                            break;
+                        };
+                        game.try_play(point).expect("a legal move");
+                    }
+                }
+            }
+        }
+        assert!(checked > 4000, "{checked} positions");
     }
 
     #[test]

@@ -195,7 +195,7 @@ impl Engine {
 
     /// Work for idle time, one step per call, that the game's first search (see
     /// [`Engine::new_game`]) would otherwise do in its own time: unpacking the pattern table
-    /// of the rule (on 15×15, well under a millisecond), then making the transposition table
+    /// of the rule and building its evaluation tables (on 15×15, about a millisecond), then making the transposition table
     /// and having the system back it with memory, [`TOUCH_STEP_BYTES`] a step (see
     /// [`TranspositionTable::touch`]: a fresh table's pages are mapped at their first
     /// writes, about 30 ms of a 167 ms budget here for 32 MiB). Returns whether any of it is
@@ -204,6 +204,7 @@ impl Engine {
         let Some((size, rule)) = self.game else { return false };
         if !size.is_small() && self.prepared_rule != Some(rule) {
             PatternTable::of(rule);
+            eval::build_tables(rule);
             self.prepared_rule = Some(rule);
             return true;
         }

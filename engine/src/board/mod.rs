@@ -22,6 +22,7 @@ use crate::color::Color;
 use crate::geometry::{Cell, Geometry};
 use crate::notation;
 use crate::outcome::Outcome;
+use crate::pattern::code::CodeValues;
 use crate::pattern::keys::PatternState;
 use crate::rules::Rule;
 use crate::storage::Storage;
@@ -244,12 +245,37 @@ impl<B: Storage> Board<B> {
         &self.patterns
     }
 
-    /// Whether the moves played from now on keep the evaluation sums up to date; returns the
+    /// Has the pattern state sum `values` over the empty cells from now on (see
+    /// [`PatternState::sum_code_values`]; the evaluation asks this of the boards it reads).
+    /// Rebuilds the state by placing the stones again, unless it sums these values already;
+    /// on the small boards, which keep no patterns, nothing.
+    pub fn sum_code_values(&mut self, values: &'static CodeValues) {
+        let (rule, geometry) = (self.rule, self.geometry);
+        let stones = self.stones_in_order();
+        self.patterns.sum_code_values(rule, geometry, values, stones.into_iter());
+    }
+
+    /// Whether the moves played from now on keep the code sums up to date; returns the
     /// setting before (see [`PatternState::keep_sums`]: a search that never evaluates turns
     /// them off, and on again once its moves are taken back).
     #[inline(always)]
-    pub fn keep_evaluation_sums(&mut self, on: bool) -> bool {
+    pub fn keep_code_sums(&mut self, on: bool) -> bool {
         self.patterns.keep_sums(on)
+    }
+
+    /// The stones in the order they were played, each with its colour (black first, the
+    /// colours alternating but for a pass, see [`Board::pass`]).
+    pub fn stones_in_order(&self) -> ArrayVec<(Cell, Color), MAX_HISTORY> {
+        let mut color = Color::Black;
+        let mut stones = ArrayVec::new();
+        for (index, &cell) in self.history.iter().enumerate() {
+            if self.passed_at == Some(index) {
+                color = color.opponent();
+            }
+            stones.push((cell, color));
+            color = color.opponent();
+        }
+        stones
     }
 
     /// The Zobrist hash of the stones.
@@ -447,15 +473,16 @@ impl<B: Storage> Board<B> {
             return false;
         }
         let mut hash = if self.passed_at.is_some() { zobrist::PASS } else { 0 };
-        let mut color = Color::Black;
-        for (index, &cell) in self.history.iter().enumerate() {
-            if self.passed_at == Some(index) {
-                color = color.opponent();
-            }
+        for (cell, color) in self.stones_in_order() {
             if !g.is_on_board(cell) || !self.stones[color.index()].contains(cell) {
                 return false;
             }
             hash ^= zobrist::key(color, cell);
+        }
+        // The colour to move: black after an even number of stones, the other after a pass.
+        let mut color =
+            if self.history.len().is_multiple_of(2) { Color::Black } else { Color::White };
+        if self.passed_at.is_some_and(|at| at < self.history.len()) {
             color = color.opponent();
         }
         match self.passed_at {

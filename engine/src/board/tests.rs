@@ -4,10 +4,8 @@
 use super::*;
 use crate::bitboard::{Bitboard, Bits16, Bits32, Bits256};
 use crate::pattern::Pattern;
-use crate::pattern::combo::{combo_of, forbids_doubles};
+use crate::pattern::code::{CodeValues, both_cell_key, unpack_sum};
 use crate::pattern::pair::ThreatKind;
-use crate::pattern::weights::COMBO_POTENTIAL;
-use crate::pattern::weights::{PATTERN_POTENTIAL, Role};
 use crate::rng::SplitMix64;
 
 fn random_game<B: Storage>(rng: &mut SplitMix64, rule: Rule) -> Board<B> {
@@ -104,12 +102,22 @@ fn hash_after_predicts_the_hash_of_every_move() {
     }
 }
 
+/// Values for the code sums that tell every code and colour apart (the evaluation's own
+/// worths are tested in `crate::eval`).
+fn test_values() -> &'static CodeValues {
+    static VALUES: std::sync::LazyLock<CodeValues> = std::sync::LazyLock::new(|| {
+        CodeValues::new(|color, pcode| [i32::from(pcode), 3 * i32::from(pcode) + color as i32])
+    });
+    &VALUES
+}
+
 #[test]
-fn incremental_threat_sets_and_potentials_match_the_patterns_and_the_rule_on_random_games() {
+fn incremental_threat_sets_and_code_sums_match_the_patterns_and_the_rule_on_random_games() {
     let mut rng = SplitMix64::new(31);
     for rule in Rule::ALL {
         for _ in 0..6 {
             let mut board = Board::<Bits256>::new(rule);
+            board.sum_code_values(test_values());
             while !board.outcome().is_decided() && board.move_count() < 120 {
                 for color in [Color::Black, Color::White] {
                     let (own, opp) = (board.stones(color), board.stones(color.opponent()));
@@ -123,26 +131,20 @@ fn incremental_threat_sets_and_potentials_match_the_patterns_and_the_rule_on_ran
                     let lines = board.patterns();
                     let fours = lines.threat_cells(color, ThreatKind::Four).unwrap() & empty;
                     let threes = lines.threat_cells(color, ThreatKind::Three).unwrap() & empty;
-                    // Each potential (kept packed, both colours and roles in one
+                    // Each code sum (kept packed, both colours and values in one
                     // integer) is the direct sum over the empty cells.
-                    // Each cell counts its patterns and its combination class.
-                    for role in [Role::ToMove, Role::Waiting] {
-                        let forbidden = forbids_doubles(rule, color);
-                        let direct: i32 = empty
+                    let direct = [0, 1].map(|i| {
+                        let values = test_values();
+                        empty
                             .iter()
                             .map(|cell| {
-                                let p = lines.cell_patterns(cell, color).unwrap();
-                                let patterns: i32 = p
-                                    .iter()
-                                    .map(|&q| PATTERN_POTENTIAL[role as usize][q as usize])
-                                    .sum();
-                                let combo = combo_of(p, forbidden)
-                                    .map_or(0, |c| COMBO_POTENTIAL[role as usize][c as usize]);
-                                patterns + combo
+                                let black = lines.cell_patterns(cell, Color::Black).unwrap();
+                                let white = lines.cell_patterns(cell, Color::White).unwrap();
+                                unpack_sum(values.of_key(both_cell_key(black, white)), color, i)
                             })
-                            .sum();
-                        assert_eq!(lines.potential(color, role), Some(direct), "{rule}");
-                    }
+                            .sum::<i32>()
+                    });
+                    assert_eq!(lines.code_sums(color), Some(direct), "{rule}");
                     // The reach of the open-four points (and of the fives): up to five
                     // steps along each direction whose pattern is an open four or a
                     // one-line double four (a five).
@@ -196,6 +198,7 @@ fn line_state_after_random_makes_and_unmakes_matches_a_rebuild_under_every_rule(
     for rule in Rule::ALL {
         for _ in 0..4 {
             let mut board = Board::<Bits256>::new(rule);
+            board.sum_code_values(test_values());
             for _ in 0..160 {
                 let back = board.move_count() > 0 && rng.below(3) == 0;
                 if back || board.outcome().is_decided() {
@@ -216,20 +219,20 @@ fn line_state_after_random_makes_and_unmakes_matches_a_rebuild_under_every_rule(
 }
 
 #[test]
-fn moves_played_without_the_evaluation_sums_leave_them_as_they_were() {
+fn moves_played_without_the_code_sums_leave_them_as_they_were() {
     // The threat search turns the sums off, plays and takes back its moves, and turns
     // them on again: the sums must then be the position's, and every other part of the
     // pattern state must have been kept all along.
     let mut rng = SplitMix64::new(83);
     let sums = |board: &Board<Bits256>| {
-        [Color::Black, Color::White]
-            .map(|c| [Role::ToMove, Role::Waiting].map(|r| board.patterns().potential(c, r)))
+        [Color::Black, Color::White].map(|c| board.patterns().code_sums(c).expect("summed"))
     };
     for rule in Rule::ALL {
         let mut board = Board::<Bits256>::new(rule);
+        board.sum_code_values(test_values());
         while !board.outcome().is_decided() && board.move_count() < 100 {
             let before = sums(&board);
-            assert!(board.keep_evaluation_sums(false));
+            assert!(board.keep_code_sums(false));
             let start = board.move_count();
             for _ in 0..=rng.below(6) {
                 if board.outcome().is_decided() {
@@ -242,7 +245,7 @@ fn moves_played_without_the_evaluation_sums_leave_them_as_they_were() {
             while board.move_count() > start {
                 board.undo();
             }
-            assert!(!board.keep_evaluation_sums(true));
+            assert!(!board.keep_code_sums(true));
             assert_eq!(sums(&board), before, "{rule} after {}", board.move_count());
             assert!(board.is_consistent());
             let moves: Vec<Cell> = board.legal_moves().iter().collect();

@@ -2,26 +2,22 @@
 //! as one number — the multiset of the four directions' [`Pattern`]s (the order of the
 //! directions does not matter: a four across and a three down is a four-three either way).
 //!
-//! There are [`PCODES`] = 3,060 multisets of four of the 15 patterns. The evaluation gives
-//! each code a worth per rule, colour and [`Role`] ([`CodeTable`]), so it can price how
-//! directions combine — a four with a three, two threes, a three with a strong two — which a
-//! sum of per-direction worths cannot.
+//! There are [`PCODES`] = 3,060 multisets of four of the 15 patterns. A value per code can
+//! price how directions combine — a four with a three, two threes, a three with a strong
+//! two — which a sum of per-direction values cannot; the evaluation gives each code its worth
+//! that way and has the pattern state sum them ([`CodeValues`]).
 //!
 //! The fast path: the pattern state keeps, per cell, both colours' four patterns as nibbles
 //! (black's direction `d` at bits `4d`, white's at `16 + 4d`: a [`cell key`](cell_key)), changed
 //! by one XOR when a direction's pattern changes; a table shared by every rule maps a
-//! colour's 16-bit half to its code, and the rule's table maps the code to its worth, packed
-//! like the potentials (see [`super::weights::potential_shift`]).
+//! colour's 16-bit half to its code, and a [`CodeValues`] table maps the code to its values,
+//! packed as the sums are (see [`sum_shift`]).
 
 use std::sync::LazyLock;
 
 use super::Pattern;
-use super::combo::{combo_of, forbids_doubles};
-use super::learned;
 use super::pair::PatternPair;
-use super::weights::{COMBO_POTENTIAL, PATTERN_POTENTIAL, Role, potential_shift};
 use crate::color::Color;
-use crate::rules::Rule;
 
 /// Number of pattern codes: multisets of four of the [`Pattern::ALL`] patterns,
 /// C(15 + 3, 4).
@@ -96,84 +92,76 @@ pub fn patterns_of(pcode: u16) -> [Pattern; 4] {
     CODES.patterns[usize::from(pcode)]
 }
 
-/// Number of learned evaluation tables: freestyle, standard, renju's black, renju's white
-/// (see [`eval_table`]).
-pub const EVAL_TABLES: usize = 4;
-
-/// The learned table that prices `color`'s codes under `rule`: one per rule where the
-/// colours play by the same rules, one per colour under renju; `None` under caro, which keeps
-/// the [`prior_worth`].
-pub const fn eval_table(rule: Rule, color: Color) -> Option<usize> {
-    match (rule, color) {
-        (Rule::Freestyle, _) => Some(0),
-        (Rule::Standard, _) => Some(1),
-        (Rule::Renju, Color::Black) => Some(2),
-        (Rule::Renju, Color::White) => Some(3),
-        (Rule::Caro | Rule::CaroExact, _) => None,
-    }
-}
-
-/// What a pattern code is worth for `color` under `rule` with `role`'s weights, in potential
-/// units: the learned table's value ([`super::learned`]) where there is one, else the
-/// [`prior_worth`]. At least 0.
-pub fn code_worth(rule: Rule, color: Color, role: Role, pcode: u16) -> i32 {
-    match eval_table(rule, color) {
-        Some(table) => match learned::TABLES[table] {
-            Some(worths) => worths[role as usize][usize::from(pcode)],
-            None => prior_worth(rule, color, role, pcode),
-        },
-        None => prior_worth(rule, color, role, pcode),
-    }
-}
-
-/// What a pattern code was worth before the learned tables, and what the trainer pulls them
-/// towards, in potential units: the sum of its patterns' [`PATTERN_POTENTIAL`] and of its
-/// combination class's [`COMBO_POTENTIAL`] (see [`super::combo`]). At least 0.
-pub fn prior_worth(rule: Rule, color: Color, role: Role, pcode: u16) -> i32 {
-    let patterns = patterns_of(pcode);
-    let lines: i32 = patterns.iter().map(|&p| PATTERN_POTENTIAL[role as usize][p as usize]).sum();
-    let combo = combo_of(patterns, forbids_doubles(rule, color))
-        .map_or(0, |c| COMBO_POTENTIAL[role as usize][c as usize]);
-    lines + combo
-}
-
-/// The worths of every pattern code under one rule, for make and unmake.
-pub struct CodeTable {
+/// What the pattern state sums over the empty cells as stones come and go: two values
+/// (value 0 and value 1) for every pattern code of each colour, packed so that make adds a
+/// cell's values for both colours with one addition (see [`sum_shift`]). The pattern layer
+/// does not know what the values mean; the evaluation makes one table per rule (its worths
+/// for the side to move and for the waiting side) and hands it to the boards it evaluates.
+pub struct CodeValues {
     by_key: &'static [u16; 1 << 16],
-    /// By colour and code: the worth for both roles, packed as that colour's half of a packed
-    /// potential (see [`potential_shift`]): the side to move's in the low 32 bits, the
-    /// waiting side's in the high 32.
-    worth: Box<[[u64; PCODES]; 2]>,
+    /// By colour and code: both values, packed as that colour's half of the sums (value 0 in
+    /// the low 32 bits, value 1 in the high 32).
+    packed: Box<[[u64; PCODES]; 2]>,
 }
 
-impl CodeTable {
-    /// The table of `rule` (kept with the rule's [`super::table::PatternTable`]).
-    pub(super) fn generate(rule: Rule) -> CodeTable {
-        let mut worth: Box<[[u64; PCODES]; 2]> =
+impl std::fmt::Debug for CodeValues {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CodeValues")
+    }
+}
+
+/// Where the sum of value `i` (0 or 1) of `color`'s codes sits in the packed sums: 32 bits
+/// each, at bit `32 · (2 · colour + i)` (so each colour's two sums are one 64-bit half).
+#[inline(always)]
+pub const fn sum_shift(color: Color, i: usize) -> u32 {
+    32 * (2 * color as u32 + i as u32)
+}
+
+/// Sum `i` (0 or 1) of `color` in packed sums: every term is at least 0, so each sum is
+/// exactly its 32-bit field.
+#[inline(always)]
+pub const fn unpack_sum(sums: i128, color: Color, i: usize) -> i32 {
+    (sums >> sum_shift(color, i)) as u32 as i32
+}
+
+impl CodeValues {
+    /// The table whose values for `color`'s code `pcode` are `value(color, pcode)`.
+    ///
+    /// # Panics
+    /// If a value is negative or so large that a board's sum could overflow 31 bits (a
+    /// value above 2³¹ / 512).
+    pub fn new(value: impl Fn(Color, u16) -> [i32; 2]) -> CodeValues {
+        const MAX_VALUE: i32 = i32::MAX / 512;
+        let mut packed: Box<[[u64; PCODES]; 2]> =
             vec![[0; PCODES]; 2].into_boxed_slice().try_into().expect("two colours");
         for color in [Color::Black, Color::White] {
-            for (pcode, packed) in worth[color.index()].iter_mut().enumerate() {
-                for role in [Role::ToMove, Role::Waiting] {
-                    let w = u64::try_from(code_worth(rule, color, role, pcode as u16))
-                        .expect("code worths are at least 0");
-                    *packed |=
-                        w << (potential_shift(color, role) - potential_shift(color, Role::ToMove));
+            for (pcode, cell) in packed[color.index()].iter_mut().enumerate() {
+                for (i, v) in value(color, pcode as u16).into_iter().enumerate() {
+                    assert!((0..=MAX_VALUE).contains(&v), "a code value of {v} for {color:?}");
+                    *cell |= (v as u64) << (sum_shift(color, i) - sum_shift(color, 0));
                 }
             }
         }
-        CodeTable { by_key: &CODES.by_key, worth }
+        CodeValues { by_key: &CODES.by_key, packed }
     }
 
-    /// The packed worth of both colours' codes of a cell whose key (black's half low, white's
-    /// high; see [`key_change`]) is `key`.
+    /// The packed values of both colours' codes of a cell whose key (black's half low,
+    /// white's high; see [`key_change`]) is `key`.
     #[inline(always)]
-    pub fn worth(&self, key: u32) -> i128 {
-        let black = self.worth[0][usize::from(self.by_key[(key & 0xFFFF) as usize])];
-        let white = self.worth[1][usize::from(self.by_key[(key >> 16) as usize])];
-        let black = u128::from(black) << potential_shift(Color::Black, Role::ToMove);
-        let white = u128::from(white) << potential_shift(Color::White, Role::ToMove);
+    pub fn of_key(&self, key: u32) -> i128 {
+        let black = self.packed[0][usize::from(self.by_key[(key & 0xFFFF) as usize])];
+        let white = self.packed[1][usize::from(self.by_key[(key >> 16) as usize])];
+        let black = u128::from(black) << sum_shift(Color::Black, 0);
+        let white = u128::from(white) << sum_shift(Color::White, 0);
         (black | white) as i128
     }
+}
+
+/// The cell key of both colours (black's half low, white's high) of a cell whose patterns
+/// are `black` and `white` (the direct definition; the pattern state keeps keys up to date
+/// with [`key_change`]).
+pub fn both_cell_key(black: [Pattern; 4], white: [Pattern; 4]) -> u32 {
+    cell_key(black) | cell_key(white) << 16
 }
 
 #[cfg(test)]
@@ -202,22 +190,19 @@ mod tests {
     }
 
     #[test]
-    fn the_table_gives_every_cell_its_codes_worth() {
+    fn a_values_table_gives_every_cell_its_codes_values() {
+        let value = |color: Color, pcode: u16| [i32::from(pcode) * 3 + color as i32, 7];
+        let table = CodeValues::new(value);
         let n = Pattern::ALL.len();
-        for rule in Rule::ALL {
-            let table = CodeTable::generate(rule);
-            for i in (0..n.pow(4)).step_by(7) {
-                let black = [0, 1, 2, 3].map(|d| Pattern::ALL[i / n.pow(d) % n]);
-                let white = [0, 1, 2, 3].map(|d| Pattern::ALL[(i / n.pow(d) + 3 * d as usize) % n]);
-                let key = cell_key(black) | cell_key(white) << 16;
-                let mut direct = 0i128;
-                for (color, patterns) in [(Color::Black, black), (Color::White, white)] {
-                    for role in [Role::ToMove, Role::Waiting] {
-                        let w = code_worth(rule, color, role, pcode_of(patterns));
-                        direct += i128::from(w) << potential_shift(color, role);
-                    }
+        for i in (0..n.pow(4)).step_by(7) {
+            let black = [0, 1, 2, 3].map(|d| Pattern::ALL[i / n.pow(d) % n]);
+            let white = [0, 1, 2, 3].map(|d| Pattern::ALL[(i / n.pow(d) + 3 * d as usize) % n]);
+            let packed = table.of_key(both_cell_key(black, white));
+            for (color, patterns) in [(Color::Black, black), (Color::White, white)] {
+                let direct = value(color, pcode_of(patterns));
+                for (v, direct) in direct.into_iter().enumerate() {
+                    assert_eq!(unpack_sum(packed, color, v), direct, "{black:?} / {white:?}");
                 }
-                assert_eq!(table.worth(key), direct, "{rule}: {black:?} / {white:?}");
             }
         }
     }
@@ -231,7 +216,7 @@ mod tests {
         let white_after = [Pattern::B1, Pattern::F2A, Pattern::B1, Pattern::Dead];
         let old = pack_pair(before[2], white[2]);
         let new = pack_pair(after[2], white_after[2]);
-        let key = cell_key(before) | cell_key(white) << 16;
-        assert_eq!(key ^ key_change(old, new, 2), cell_key(after) | cell_key(white_after) << 16);
+        let key = both_cell_key(before, white);
+        assert_eq!(key ^ key_change(old, new, 2), both_cell_key(after, white_after));
     }
 }

@@ -1,11 +1,10 @@
 //! Combinations: what one stone on an empty cell makes over its four directions together
 //! (a four-three, a double three, ...), on top of each direction's [`Pattern`].
 //!
-//! The evaluation sums every empty cell's four patterns (see
-//! [`super::weights::PATTERN_POTENTIAL`]). A sum cannot tell one cell where a stone makes two
-//! threes at once — the opponent blocks only one of them — from two cells with one three
-//! each. The combination classes add that, with one more weight per class and role
-//! ([`COMBO_POTENTIAL`]), fitted with the pattern weights.
+//! A sum of every empty cell's four patterns' worths cannot tell one cell where a stone
+//! makes two threes at once — the opponent blocks only one of them — from two cells with one
+//! three each. The combination classes tell them apart; the evaluation prices each class
+//! with one more weight per role, fitted with the pattern weights.
 //!
 //! A cell has at most one class, the first that fits, counting its directions' patterns
 //! (a *two* here is a closed three or an open two: one more stone makes a three):
@@ -25,11 +24,10 @@
 //! has no class: that pattern decides alone. For black under renju a double four, a double
 //! three and an overline are forbidden, so those cells have no class either.
 //!
-//! The class's worth is part of each [pattern code](super::code)'s worth: make and unmake
-//! look up codes, not classes.
+//! A class is a function of a cell's [pattern code](super::code), so its worth is part of the
+//! code's: make and unmake look up codes, not classes.
 
 use super::Pattern;
-use super::weights::COMBO_POTENTIAL;
 use crate::color::Color;
 use crate::rules::Rule;
 
@@ -53,8 +51,6 @@ pub enum Combo {
 /// Number of [`Combo`] classes.
 pub const COMBOS: usize = 6;
 
-const _: () = assert!(COMBO_POTENTIAL[0].len() == COMBOS && COMBO_POTENTIAL[1].len() == COMBOS);
-
 /// Whether a stone of `color` may not make a double four, a double three or an overline under
 /// `rule` (renju's black).
 #[inline]
@@ -64,7 +60,7 @@ pub const fn forbids_doubles(rule: Rule, color: Color) -> bool {
 
 /// The combination class of a cell whose four directions make `patterns` for a colour, if it
 /// has one; `forbidden_doubles` for renju's black (see [`forbids_doubles`]). The direct
-/// definition, part of each [pattern code](super::code)'s prior worth.
+/// definition.
 pub fn combo_of(patterns: [Pattern; 4], forbidden_doubles: bool) -> Option<Combo> {
     let count = |is: fn(Pattern) -> bool| patterns.iter().filter(|&&p| is(p)).count();
     let decisive = count(|p| matches!(p, Pattern::F4 | Pattern::DoubleFour | Pattern::Five));

@@ -18,11 +18,10 @@
 use std::sync::OnceLock;
 
 use super::Pattern;
-use super::code;
+use super::code::{self, CodeValues, unpack_sum};
 use super::pair::{KINDS, ThreatKind, pair_kinds};
 use super::pair::{PatternPair, pair_pattern};
 use super::table::{CODE_BLACK, CODE_WHITE, HALF, PatternTable, empty_compact_key, stone_weight};
-use super::weights::{Role, potential_shift};
 use crate::bitboard::{Bitboard, Bits256, Bits512};
 use crate::color::Color;
 use crate::geometry::{Cell, Direction, Geometry};
@@ -41,15 +40,25 @@ pub trait PatternState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'st
     /// The four patterns (one per direction) a stone of `color` would make on the empty
     /// `cell`, if this board keeps patterns.
     fn cell_patterns(&self, cell: Cell, color: Color) -> Option<[Pattern; 4]>;
-    /// The incremental pattern evaluation for `color` with the weights of `role` (the sum over
-    /// empty cells of the worth of what its stone would make there, see
-    /// [`super::code::CodeTable`]), if this board keeps patterns.
-    fn potential(&self, color: Color, role: Role) -> Option<i32>;
-    /// How much more the side to move leads by in the potentials on the empty board of this
-    /// size than on the empty 15×15 board (its own weights against the waiting side's; 0 if
-    /// not more), if this board keeps patterns: the lead grows with the board's area, and
-    /// the evaluation takes this off (see [`crate::eval`]).
-    fn size_lead(&self) -> Option<i32>;
+    /// Sums the values of `values` from now on (see [`CodeValues`]): rebuilds the state of
+    /// the board of `geometry` under `rule` with them, placing `stones` again (the board's
+    /// stones in the order they were played). Nothing changes if the state sums these values
+    /// already or is not maintained.
+    fn sum_code_values(
+        &mut self,
+        rule: Rule,
+        geometry: Geometry,
+        values: &'static CodeValues,
+        stones: impl Iterator<Item = (Cell, Color)>,
+    );
+    /// The table whose values the state sums, if it sums any.
+    fn code_values(&self) -> Option<&'static CodeValues>;
+    /// The two sums over the empty cells of the values of `color`'s pattern codes (values 0
+    /// and 1 of [`CodeValues`]), if the state sums values (see
+    /// [`PatternState::sum_code_values`]).
+    fn code_sums(&self, color: Color) -> Option<[i32; 2]>;
+    /// [`PatternState::code_sums`] on the empty board of this size.
+    fn empty_board_code_sums(&self, color: Color) -> Option<[i32; 2]>;
     /// The empty cells where a stone of `color` would make a pattern of `kind` in some
     /// direction, if this board keeps patterns — together with occupied cells that mean
     /// nothing (callers intersect with the empty cells).
@@ -65,7 +74,12 @@ pub trait PatternState<B: Bitboard>: Clone + std::fmt::Debug + Send + Sync + 'st
     /// needed); queries then answer `None` and callers use their generic paths.
     fn deactivate(&mut self) {}
 
-    /// Whether the stones placed from now on update the evaluation sums ([`PatternState::potential`]);
+    /// Whether the state keeps the line patterns (the gomoku boards, unless deactivated).
+    fn keeps_patterns(&self) -> bool {
+        false
+    }
+
+    /// Whether the stones placed from now on update the code sums ([`PatternState::code_sums`]);
     /// returns the setting before. A search that never evaluates (the threat search) turns
     /// them off for cheaper placements. The sums are those of the board only while every
     /// stone on it was placed with them on, so a caller turns them back on after removing
@@ -101,11 +115,22 @@ impl<B: Bitboard> PatternState<B> for NoPatterns {
     fn cell_patterns(&self, _: Cell, _: Color) -> Option<[Pattern; 4]> {
         None
     }
-    #[inline(always)]
-    fn potential(&self, _: Color, _: Role) -> Option<i32> {
+    fn sum_code_values(
+        &mut self,
+        _: Rule,
+        _: Geometry,
+        _: &'static CodeValues,
+        _: impl Iterator<Item = (Cell, Color)>,
+    ) {
+    }
+    fn code_values(&self) -> Option<&'static CodeValues> {
         None
     }
-    fn size_lead(&self) -> Option<i32> {
+    #[inline(always)]
+    fn code_sums(&self, _: Color) -> Option<[i32; 2]> {
+        None
+    }
+    fn empty_board_code_sums(&self, _: Color) -> Option<[i32; 2]> {
         None
     }
     #[inline(always)]
@@ -258,21 +283,6 @@ impl Neighbours {
     }
 }
 
-/// The side to move's lead in packed potentials: black's sum with the side to move's worths
-/// less white's with the waiting side's.
-pub(crate) fn lead(potential: i128) -> i32 {
-    let sum = |color, role| (potential >> potential_shift(color, role)) as u32 as i32;
-    sum(Color::Black, Role::ToMove) - sum(Color::White, Role::Waiting)
-}
-
-/// The side to move's lead in the potentials on the empty 15×15 board under `rule` (what
-/// [`PatternState::size_lead`] is measured from), summed once per rule.
-pub(crate) fn fifteen_lead(rule: Rule) -> i32 {
-    static LEADS: [OnceLock<i32>; Rule::ALL.len()] = [const { OnceLock::new() }; Rule::ALL.len()];
-    *LEADS[rule.index()]
-        .get_or_init(|| lead(LineKeys::<Bits256, 256>::empty(rule, Bits256::GEOMETRY).potential))
-}
-
 /// Toggles cell `row` in the threat-cell sets of the `flags` (bit `4 · colour + kind`).
 #[inline(always)]
 fn toggle_kinds<B: Bitboard>(kind_cells: &mut [[B; KINDS]; 2], row: usize, mut flags: u8) {
@@ -286,7 +296,7 @@ fn toggle_kinds<B: Bitboard>(kind_cells: &mut [[B; KINDS]; 2], row: usize, mut f
 /// One pattern pair changed by a placement: where (flat key index), its value before, and
 /// what the change did to its cell's other state — the threat-kind flags it toggled (see
 /// [`LineKeys::track_kinds`]) and the XOR it applied to the cell's key (0 when the
-/// placement kept no sums) — so that removing the stone undoes them with no lookup.
+/// placement summed no values) — so that removing the stone undoes them with no lookup.
 /// A stone sees each cell along one line only, so a placement changes at most one pair per
 /// cell and its changes can be undone in any order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -307,12 +317,13 @@ impl Change {
 struct Frame {
     code: u32,
     changes_start: u32,
-    potential: i128,
-    sums: bool,
+    sums: i128,
+    summed: bool,
 }
 
 /// The line keys of a board of type `B` (with `SLOTS` = its storage bits), with the
-/// patterns they stand for and the evaluation sums, all kept up to date by make and unmake.
+/// patterns they stand for and the sums of a [`CodeValues`] table, all kept up to date by
+/// make and unmake.
 #[derive(Clone)]
 pub struct LineKeys<B: 'static, const SLOTS: usize> {
     /// `keys[cell][direction]`: compact keys (see [`super::table`]); the hot paths index
@@ -323,18 +334,21 @@ pub struct LineKeys<B: 'static, const SLOTS: usize> {
     pairs: Box<[[PatternPair; 4]; SLOTS]>,
     /// Per cell, its four pairs' patterns as nibbles, black's in the low 16 bits and
     /// white's in the high 16 (the key of its pattern codes, see [`super::code`]); for an
-    /// occupied cell, the key when its stone was placed, as for `pairs`.
+    /// occupied cell, the key when its stone was placed, as for `pairs`. Kept while values
+    /// are summed.
     cell_keys: Box<[u32; SLOTS]>,
     /// Per cell, 1 if it is empty, else 0 (cells holding a stone get no new entries and do
     /// not count in the sums): one byte per cell, so make counts the empty seers with a
     /// load and an addition.
     vacant: Box<[u8; SLOTS]>,
-    /// Per colour and role, the sum over the empty cells of their pattern codes' worths
-    /// ([`super::code::CodeTable`]), packed at [`potential_shift`]: every term is at least
-    /// 0, so each sum is exactly its 32-bit field.
-    potential: i128,
-    /// [`PatternState::size_lead`].
-    size_lead: i32,
+    /// The table whose values are summed, if any (see [`PatternState::sum_code_values`]).
+    values: Option<&'static CodeValues>,
+    /// Per colour and value, the sum over the empty cells of their pattern codes' values,
+    /// packed at [`code::sum_shift`]: every term is at least 0, so each sum is exactly its
+    /// 32-bit field. 0 while no values are summed.
+    sums: i128,
+    /// `sums` on the empty board.
+    empty_sums: i128,
     /// Per colour and threat kind, the cells with any such direction (boxed: keeps the
     /// board itself small to move and clone).
     kind_cells: Box<[[B; KINDS]; 2]>,
@@ -343,9 +357,9 @@ pub struct LineKeys<B: 'static, const SLOTS: usize> {
     tables: &'static KeyTables<B>,
     /// Whether the state is maintained (see [`PatternState::deactivate`]).
     active: bool,
-    /// Whether placements update `potential` and `cell_keys` (see
+    /// Whether placements update `sums` and `cell_keys` when there are values to sum (see
     /// [`PatternState::keep_sums`]).
-    sums: bool,
+    summing: bool,
     /// The pattern pairs each placement changed, oldest first, so that removing a stone
     /// restores them instead of looking every key up again.
     changes: Vec<Change>,
@@ -360,18 +374,16 @@ impl<B, const SLOTS: usize> std::fmt::Debug for LineKeys<B, SLOTS> {
 }
 
 impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
-    /// The state of an empty board of `geometry` under `rule`, with no size correction
-    /// ([`PatternState::new`] sets it).
-    fn empty(rule: Rule, geometry: Geometry) -> Self {
+    /// The state of an empty board of `geometry` under `rule`, summing `values` if given.
+    fn empty(rule: Rule, geometry: Geometry, values: Option<&'static CodeValues>) -> Self {
         let table = PatternTable::of(rule);
-        let codes = table.codes();
         debug_assert_eq!(SLOTS, B::STORAGE_BITS as usize, "a key per storage bit");
         let tables = B::key_tables(geometry);
         let keys: Box<[[u32; 4]; SLOTS]> =
             tables.empty_keys.clone().into_boxed_slice().try_into().expect("a key per slot");
         let mut pairs = Box::new([[0; 4]; SLOTS]);
         let mut cell_keys = Box::new([0; SLOTS]);
-        let mut potential = 0;
+        let mut sums = 0;
         for cell in geometry.all_cells() {
             let c = cell.index();
             for d in 0..4 {
@@ -379,23 +391,32 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
                 pairs[c][d] = pair;
                 cell_keys[c] ^= code::key_change(0, pair, d);
             }
-            potential += codes.worth(cell_keys[c]);
+            if let Some(values) = values {
+                sums += values.of_key(cell_keys[c]);
+            }
         }
         LineKeys {
             keys,
             pairs,
             cell_keys,
             vacant: Box::new([1; SLOTS]),
-            potential,
-            size_lead: 0,
+            values,
+            sums,
+            empty_sums: sums,
             kind_cells: Box::new([[B::EMPTY; KINDS]; 2]),
             table,
             tables,
             active: true,
-            sums: true,
+            summing: true,
             changes: Vec::with_capacity(64 * 4 * 2 * HALF),
             frames: Vec::with_capacity(64),
         }
+    }
+
+    /// The values to sum at the next placement: the table, while summing is on.
+    #[inline(always)]
+    fn summed_values(&self) -> Option<&'static CodeValues> {
+        if self.summing { self.values } else { None }
     }
 
     /// The pattern a stone of `color` on the empty `cell` makes along direction `dir`.
@@ -434,10 +455,10 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
         toggled
     }
 
-    /// Takes the pattern codes of `cell` (now occupied) out of the sums.
+    /// Takes the pattern codes of `cell` (now occupied) out of the sums of `values`.
     #[inline(always)]
-    fn uncount_cell(&mut self, cell: Cell) {
-        self.potential -= self.table.codes().worth(self.cell_keys[cell.index()]);
+    fn uncount_cell(&mut self, cell: Cell, values: &CodeValues) {
+        self.sums -= values.of_key(self.cell_keys[cell.index()]);
     }
 
     /// The pattern black would make on the empty `cell` along `dir` if black stones stood on
@@ -472,7 +493,7 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
     /// gone by the time that stone is removed, its keys are back to what they were then, and
     /// so are its pairs: correct again the moment the cell is empty.
     #[inline(always)]
-    fn update<const SUMS: bool>(&mut self, cell: Cell, code: u32) {
+    fn update<const SUMS: bool>(&mut self, cell: Cell, code: u32, values: Option<&CodeValues>) {
         let seers = self.tables.seers.of(cell);
         // First every key, then the table entries of the empty seers' keys with no branch
         // in between, so the lookups overlap; then the entries that changed.
@@ -492,7 +513,7 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
         // The changes and the sum are gathered in locals and written once: pushing and
         // adding to `self` in the loop makes every iteration wait on the last one's store.
         let mut changes = [Change::NONE; 4 * 2 * HALF];
-        let (mut changed, mut potential) = (0, 0);
+        let (mut changed, mut sums) = (0, 0);
         for (&(slot, _), &new_pair) in live[..n].iter().zip(&new_pairs) {
             let index = slot_index::<SLOTS>(slot);
             let old_pair = self.pairs.as_flattened()[index];
@@ -506,19 +527,18 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
             };
             self.pairs.as_flattened_mut()[index] = new_pair;
             let mut key_change = 0;
-            if SUMS {
-                let codes = self.table.codes();
+            if SUMS && let Some(values) = values {
                 key_change = code::key_change(old_pair, new_pair, index & 3);
                 let cell_key = &mut self.cell_keys[index >> 2 & (SLOTS - 1)];
                 let before = *cell_key;
                 *cell_key = before ^ key_change;
-                potential += codes.worth(*cell_key) - codes.worth(before);
+                sums += values.of_key(*cell_key) - values.of_key(before);
             }
             changes[changed] = Change { slot, old: old_pair, key_change, toggled };
             changed += 1;
         }
         self.changes.extend_from_slice(&changes[..changed]);
-        self.potential += potential;
+        self.sums += sums;
     }
 
     /// Takes `cell`'s `code` out of every key that sees it and undoes the changes recorded
@@ -546,9 +566,7 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
 
 impl<B: KeyedBitboard, const SLOTS: usize> PatternState<B> for LineKeys<B, SLOTS> {
     fn new(rule: Rule, geometry: Geometry) -> Self {
-        let mut state = LineKeys::empty(rule, geometry);
-        state.size_lead = (lead(state.potential) - fifteen_lead(rule)).max(0);
-        state
+        LineKeys::empty(rule, geometry, None)
     }
 
     #[inline]
@@ -560,18 +578,20 @@ impl<B: KeyedBitboard, const SLOTS: usize> PatternState<B> for LineKeys<B, SLOTS
             Color::Black => CODE_BLACK,
             Color::White => CODE_WHITE,
         };
+        let values = self.summed_values();
         self.frames.push(Frame {
             code,
             changes_start: self.changes.len() as u32,
-            potential: self.potential,
             sums: self.sums,
+            summed: values.is_some(),
         });
         self.vacant[cell.index()] = 0;
-        if self.sums {
-            self.uncount_cell(cell);
-            self.update::<true>(cell, code);
-        } else {
-            self.update::<false>(cell, code);
+        match values {
+            Some(values) => {
+                self.uncount_cell(cell, values);
+                self.update::<true>(cell, code, Some(values));
+            }
+            None => self.update::<false>(cell, code, None),
         }
     }
 
@@ -583,14 +603,14 @@ impl<B: KeyedBitboard, const SLOTS: usize> PatternState<B> for LineKeys<B, SLOTS
         let frame = self.frames.pop().expect("remove follows place (last in, first out)");
         self.restore(cell, frame.code, frame.changes_start as usize);
         self.vacant[cell.index()] = 1;
-        self.potential = frame.potential;
+        self.sums = frame.sums;
     }
 
     fn matches(&self, rule: Rule, geometry: Geometry, black: B, white: B) -> bool {
         if !self.active {
             return true;
         }
-        let mut fresh = LineKeys::new(rule, geometry);
+        let mut fresh = LineKeys::empty(rule, geometry, self.values);
         for c in black.iter() {
             fresh.place(c, Color::Black);
         }
@@ -601,7 +621,7 @@ impl<B: KeyedBitboard, const SLOTS: usize> PatternState<B> for LineKeys<B, SLOTS
         // only the empty cells' must agree.
         let empty = B::cells_of(geometry) - (black | white);
         // The sums are the board's only while every stone was placed with them on.
-        let sums = self.frames.iter().all(|frame| frame.sums);
+        let sums = self.values.is_some() && self.frames.iter().all(|frame| frame.summed);
         let empty_agree = empty.iter().all(|c| {
             fresh.pairs[c.index()] == self.pairs[c.index()]
                 && (!sums || fresh.cell_keys[c.index()] == self.cell_keys[c.index()])
@@ -615,7 +635,7 @@ impl<B: KeyedBitboard, const SLOTS: usize> PatternState<B> for LineKeys<B, SLOTS
             && empty_agree
             && kinds_agree
             && fresh.vacant == self.vacant
-            && (!sums || fresh.potential == self.potential)
+            && (!sums || (fresh.sums, fresh.empty_sums) == (self.sums, self.empty_sums))
             && std::ptr::eq(fresh.table, self.table)
             && std::ptr::eq(fresh.tables, self.tables)
     }
@@ -625,15 +645,36 @@ impl<B: KeyedBitboard, const SLOTS: usize> PatternState<B> for LineKeys<B, SLOTS
         self.active.then(|| self.patterns(cell, color))
     }
 
-    #[inline(always)]
-    fn potential(&self, color: Color, role: Role) -> Option<i32> {
-        // Every term is at least 0, so each sum is exactly its 32-bit field.
-        self.active.then_some((self.potential >> potential_shift(color, role)) as u32 as i32)
+    fn sum_code_values(
+        &mut self,
+        rule: Rule,
+        geometry: Geometry,
+        values: &'static CodeValues,
+        stones: impl Iterator<Item = (Cell, Color)>,
+    ) {
+        if !self.active || self.values.is_some_and(|held| std::ptr::eq(held, values)) {
+            return;
+        }
+        let mut state = LineKeys::empty(rule, geometry, Some(values));
+        for (cell, color) in stones {
+            state.place(cell, color);
+        }
+        *self = state;
+    }
+
+    fn code_values(&self) -> Option<&'static CodeValues> {
+        self.values.filter(|_| self.active)
     }
 
     #[inline(always)]
-    fn size_lead(&self) -> Option<i32> {
-        self.active.then_some(self.size_lead)
+    fn code_sums(&self, color: Color) -> Option<[i32; 2]> {
+        let sums = self.sums;
+        self.code_values().map(|_| [0, 1].map(|i| unpack_sum(sums, color, i)))
+    }
+
+    fn empty_board_code_sums(&self, color: Color) -> Option<[i32; 2]> {
+        let sums = self.empty_sums;
+        self.code_values().map(|_| [0, 1].map(|i| unpack_sum(sums, color, i)))
     }
 
     #[inline(always)]
@@ -660,7 +701,11 @@ impl<B: KeyedBitboard, const SLOTS: usize> PatternState<B> for LineKeys<B, SLOTS
         self.active = false;
     }
 
+    fn keeps_patterns(&self) -> bool {
+        self.active
+    }
+
     fn keep_sums(&mut self, on: bool) -> bool {
-        std::mem::replace(&mut self.sums, on)
+        std::mem::replace(&mut self.summing, on)
     }
 }

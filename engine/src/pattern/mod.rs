@@ -6,7 +6,12 @@
 //! colour under each rule. Patterns are defined **inductively** by what one more stone on an
 //! empty cell of the line makes: five → four → three → two → one. Rule differences
 //! (overlines, renju's forbidden shapes for black, caro's blocked fives) live only in the
-//! generator.
+//! generator. A cell's four patterns together are its pattern [`code`] and its combination
+//! class ([`combo`]).
+//!
+//! The patterns know nothing of what they are worth: the evaluation (`crate::eval`, a floor
+//! above the board) prices them and hands the board a table of values to sum
+//! ([`code::CodeValues`]).
 //!
 //! `docs/patterns.md` has the legend with diagrams (`X` the stone placed, `x` own stones,
 //! `o` opponent stones, `.` empty, `|` the board edge).
@@ -17,11 +22,8 @@
 mod classify;
 pub mod code;
 pub mod combo;
-pub mod flags;
 pub mod keys;
-pub mod learned;
 pub mod pair;
 pub mod table;
-pub mod weights;
 
 pub use classify::Pattern;

@@ -40,7 +40,6 @@ pub use super::classify::{
     CODE_BLACK, CODE_EMPTY, CODE_WALL, CODE_WHITE, COMPACT_KEYS, HALF, KEYS, SIDE_KEYS,
     SIDE_OFFSET, slot, swap_colours,
 };
-use super::code::CodeTable;
 use super::pair::{PatternPair, pack_pair, pair_pattern};
 use crate::color::Color;
 use crate::rules::Rule;
@@ -72,12 +71,11 @@ pub fn compact_key(key: u32) -> u32 {
     side(true) * SIDE_KEYS + side(false)
 }
 
-/// The patterns for black and white of every line under one rule, by compact key, and the
-/// worths of the rule's pattern codes (built together, on first use).
+/// The patterns for black and white of every line under one rule, by compact key (unpacked
+/// on first use).
 pub struct PatternTable {
     /// `entries[compact key]`: both colours' patterns and threat kinds.
     entries: Vec<PatternPair>,
-    codes: CodeTable,
 }
 
 impl std::fmt::Debug for PatternTable {
@@ -100,7 +98,7 @@ impl PatternTable {
             .iter()
             .map(|&b| pack_pair(Pattern::from_u8(b & 15), Pattern::from_u8(b >> 4)))
             .collect();
-        PatternTable { entries, codes: CodeTable::generate(rule) }
+        PatternTable { entries }
     }
 
     /// The table of `rule` (unpacked from the built-in bytes on first use).
@@ -125,12 +123,6 @@ impl PatternTable {
     #[inline(always)]
     pub fn pair(&self, compact: u32) -> PatternPair {
         self.entries[compact as usize]
-    }
-
-    /// The worths of the pattern codes under this table's rule.
-    #[inline(always)]
-    pub fn codes(&self) -> &CodeTable {
-        &self.codes
     }
 }
 

@@ -9,7 +9,7 @@
 
 use super::search;
 use crate::board::Board;
-use crate::eval::evaluate;
+use crate::eval::{self, evaluate};
 use crate::geometry::Cell;
 use crate::limits::{Limits, Stop};
 use crate::movegen;
@@ -45,6 +45,7 @@ pub fn balance<B: Storage>(
     stop: &Stop,
 ) -> Option<Balance> {
     let mut board = board.clone();
+    eval::prepare(&mut board);
     let distance = |score: Score| (i64::from(score) - i64::from(target)).abs();
     let mut placements: Vec<(i64, Vec<Cell>)> = Vec::new();
     for first in movegen::candidates(&board).iter() {

@@ -7,7 +7,7 @@
 use super::VCT_THREATS;
 use super::threats::{ThreatSearch, Threats};
 use crate::board::Board;
-use crate::eval::evaluate;
+use crate::eval::{self, evaluate};
 use crate::geometry::Cell;
 use crate::limits::Stop;
 use crate::outcome::Outcome;
@@ -62,6 +62,7 @@ impl Defence {
 /// found is forced, a hold is as far as the budget sees.
 pub fn defences<B: Storage>(board: &Board<B>, nodes: u64, stop: &Stop) -> Vec<Defence> {
     let mut board = board.clone();
+    eval::prepare(&mut board);
     let mut solver = ThreatSearch::new(stop.flag.clone());
     let over = || stop.is_due();
     let mut defences: Vec<Defence> = board

@@ -174,7 +174,9 @@ impl<'t, B: Storage> Searcher<'t, B> {
     }
 
     /// A search of `board` with a table other searches may be using at the same time.
-    fn sharing(board: Board<B>, tt: &'t TranspositionTable, limits: Limits) -> Self {
+    fn sharing(mut board: Board<B>, tt: &'t TranspositionTable, limits: Limits) -> Self {
+        // The board keeps the evaluation's sums from here on (a helper's copy has them).
+        eval::prepare(&mut board);
         let mut sym = ArrayVec::new();
         if B::GEOMETRY.lines_span_board() {
             sym.push(SymmetricHash::from_board(&board));

@@ -168,9 +168,9 @@ impl ThreatSearch {
         self.stop.deadline = deadline;
         self.threes = threats == Threats::FoursAndThrees;
         // The threat search never evaluates: its moves skip the evaluation sums.
-        let sums = board.keep_evaluation_sums(false);
+        let sums = board.keep_code_sums(false);
         let win = self.deepen(board, max_threats);
-        board.keep_evaluation_sums(sums);
+        board.keep_code_sums(sums);
         win
     }
 

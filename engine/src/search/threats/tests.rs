@@ -14,7 +14,7 @@ use crate::outcome::Outcome;
 use crate::pattern::Pattern;
 use crate::pattern::keys::PatternState;
 use crate::pattern::pair::ThreatKind;
-use crate::pattern::weights::{PATTERN_POTENTIAL, Role};
+use crate::eval::weights::{PATTERN_POTENTIAL, Role};
 use crate::rules::Rule;
 use crate::search::keyed::unpack_cell;
 

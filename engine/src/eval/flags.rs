@@ -1,21 +1,18 @@
 //! Threat flags: which threats each side could make with its next stone, read off the
-//! pattern state's threat-cell sets, and a learned worth for every pair of the two sides'
-//! flags (the side to move's and the waiting side's).
+//! pattern state's threat-cell sets; a learned table gives every pair of the two sides'
+//! flags (the side to move's and the waiting side's) a worth ([`super::worth::flags_worth`]).
 //!
-//! The codes' worths ([`super::code`]) are summed cell by cell, so they cannot price tempo:
+//! The codes' worths ([`super::worth`]) are summed cell by cell, so they cannot price tempo:
 //! an open three is a winning threat for the side to move when the opponent has no four to
 //! answer with, and a thing to block when it is the opponent's. A table over both sides'
 //! flags can. The flags leave out fives: a position where either side can make five is
 //! decided by the next move, and the search reads those rather than evaluates them (the
 //! trainer leaves them out too).
 
-use super::keys::PatternState;
-use super::learned;
-use super::pair::ThreatKind;
 use crate::board::Board;
 use crate::color::Color;
-use crate::rules::Rule;
-use crate::score::Score;
+use crate::pattern::keys::PatternState;
+use crate::pattern::pair::ThreatKind;
 use crate::storage::Storage;
 
 /// One side's threat flags, as bits of a [`FLAG_BITS`]-bit number.
@@ -60,31 +57,11 @@ pub const fn flag_index(me: u8, them: u8) -> usize {
     me as usize | (them as usize) << FLAG_BITS
 }
 
-/// The learned threat-flag table of `side` to move under `rule`, if there is one (the
-/// tables are chosen as [`super::code::eval_table`] chooses the codes' tables).
-#[inline(always)]
-pub fn flag_table(rule: Rule, side: Color) -> Option<&'static [i16; FLAG_ENTRIES]> {
-    super::code::eval_table(rule, side).and_then(|t| learned::THREATS[t])
-}
-
-/// What the two sides' threat flags are worth to `board`'s side to move, in evaluation
-/// units: 0 where the rule has no learned threat-flag table or the board keeps no patterns.
-#[inline]
-pub fn flags_worth<B: Storage>(board: &Board<B>) -> Score {
-    let side = board.side_to_move();
-    let Some(table) = flag_table(board.rule(), side) else {
-        return 0;
-    };
-    match (side_flags(board, side), side_flags(board, side.opponent())) {
-        (Some(me), Some(them)) => Score::from(table[flag_index(me, them)]),
-        _ => 0,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::bitboard::Bits256;
+    use crate::rules::Rule;
 
     #[test]
     fn flags_read_the_threats_each_side_can_make() {

@@ -1,19 +1,22 @@
-//! The evaluation's weights: what each line pattern and each combination class on an empty
-//! cell is worth to the colour that could play there, by [`Role`]. The pattern state sums them
-//! over the empty cells as stones come and go ([`super::keys`]); the evaluation reads the
-//! sums ([`crate::eval`]).
+//! The evaluation's prior weights: what each line pattern and each combination class on an
+//! empty cell is worth to the colour that could play there, by [`Role`]; a pattern code's
+//! prior worth is the sum of its four patterns' and its class's ([`super::worth`]). Also
+//! which learned table prices a rule's and colour's codes ([`eval_table`]).
 //!
 //! Fitted to self-play results with Texel's method (`examples/eval_fit.rs`; see
 //! `docs/patterns.md`): the squared error of `σ(eval / 600)` against the result minimised
 //! with every weight kept at 0 or more, then rounded, the fours capped at 1200.
 
-use super::Pattern;
 use crate::color::Color;
+use crate::pattern::Pattern;
+use crate::pattern::combo::COMBOS;
+use crate::rules::Rule;
 
 /// Whose weights a colour's potential is summed with: the evaluation counts the side to
 /// move's patterns with the first row of [`PATTERN_POTENTIAL`] and the opponent's with the
 /// second (a three of the side to move becomes a four with its next stone; the opponent's
-/// must wait a move, and can be blocked first).
+/// must wait a move, and can be blocked first). `Role as usize` is the index of the value
+/// the pattern state sums (see [`crate::pattern::code::CodeValues`]).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Role {
     /// The side to move.
@@ -37,19 +40,29 @@ pub const PATTERN_POTENTIAL: [[i32; Pattern::ALL.len()]; 2] = [
 /// for the small weights, which count hundreds of times on a board.
 pub const POTENTIAL_SCALE: i32 = 4;
 
-/// Where the sum of `color` with `role`'s weights sits in a packed potential: 32 bits each,
-/// at bit `32 · (2 · colour + role)` (so each colour's two sums are one 64-bit half).
-#[inline(always)]
-pub const fn potential_shift(color: Color, role: Role) -> u32 {
-    32 * (2 * color as u32 + role as u32)
-}
-
 /// Worth of a cell's combination class for the colour that could play there, by [`Role`] and
-/// `Combo as usize` (see [`super::combo`]), in the units of [`PATTERN_POTENTIAL`] and added
-/// to the same sums. Fitted with them; the double four and four-three capped at 1200 like the fours, the waiting side's double four
+/// `Combo as usize` (see [`crate::pattern::combo`]), in the units of [`PATTERN_POTENTIAL`] and
+/// added to the same sums. Fitted with them; the double four and four-three capped at 1200 like the fours, the waiting side's double four
 /// (too rare to fit) set equal to its four-three.
-pub const COMBO_POTENTIAL: [[i32; 6]; 2] = [
+pub const COMBO_POTENTIAL: [[i32; COMBOS]; 2] = [
     // DoubleFour, FourThree, DoubleThree, FourTwo, ThreeTwo, DoubleTwo
     [1200, 1200, 223, 861, 297, 81], // to move
     [1200, 1200, 458, 693, 249, 49], // waiting
 ];
+
+/// Number of learned evaluation tables: freestyle, standard, renju's black, renju's white
+/// (see [`eval_table`]).
+pub const EVAL_TABLES: usize = 4;
+
+/// The learned table that prices `color`'s codes under `rule`: one per rule where the
+/// colours play by the same rules, one per colour under renju; `None` under caro, which keeps
+/// the prior worths.
+pub const fn eval_table(rule: Rule, color: Color) -> Option<usize> {
+    match (rule, color) {
+        (Rule::Freestyle, _) => Some(0),
+        (Rule::Standard, _) => Some(1),
+        (Rule::Renju, Color::Black) => Some(2),
+        (Rule::Renju, Color::White) => Some(3),
+        (Rule::Caro | Rule::CaroExact, _) => None,
+    }
+}
