@@ -26,7 +26,7 @@ use mnk_engine::eval::{TEMPO, code_terms};
 use mnk_engine::limits::Limits;
 use mnk_engine::pattern::Pattern;
 use mnk_engine::pattern::code::patterns_of;
-use mnk_engine::pattern::combo::{COMBOS, combo_of, forbids_doubles};
+use mnk_engine::pattern::combo::{COMBOS, combo_of};
 use mnk_engine::rules::Rule;
 use mnk_engine::score::is_decisive;
 use mnk_engine::search::search;
@@ -285,7 +285,7 @@ fn counts(rule: Rule, board: &Board<Bits256>) -> [f64; FEATURES] {
         for p in patterns {
             counts[row * PATTERNS + p as usize] += 1.0;
         }
-        if let Some(combo) = combo_of(patterns, forbids_doubles(rule, colour)) {
+        if let Some(combo) = combo_of(patterns, rule.restricts(colour)) {
             counts[2 * PATTERNS + row * COMBOS + combo as usize] += 1.0;
         }
     });

@@ -578,7 +578,8 @@ fn table_source(
     text += &format!("//! {end}.\n\n");
     text += "use super::flags::FLAG_ENTRIES;\nuse super::weights::EVAL_TABLES;\n";
     text += "use crate::pattern::code::PCODES;\n\n";
-    text += "/// By [`super::weights::eval_table`]: the table's worths by role and pattern code, in\n";
+    text +=
+        "/// By [`super::weights::eval_table`]: the table's worths by role and pattern code, in\n";
     text += "/// potential units, or `None` where the rule keeps the prior worths.\n";
     text += "#[rustfmt::skip]\npub static TABLES: [Option<&[[i32; PCODES]; 2]>; EVAL_TABLES] = [\n";
     for table in 0..EVAL_TABLES {

@@ -33,7 +33,7 @@ pub fn candidates<B: Storage>(board: &Board<B>) -> B {
         }
     }
     let near = near & board.empty_cells();
-    if board.renju_black_to_move() {
+    if board.restricted_to_move() {
         // Forbidden points are looked for only among the candidates.
         let allowed = near - board.forbidden_among(near);
         // A forbidden-only neighbourhood (rare): any legal move will do.

@@ -9,26 +9,10 @@
 use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::geometry::{Cell, Direction};
-use crate::rules::Rule;
+use crate::rules::{Rule, RunKind};
 use crate::storage::Storage;
 
 impl Rule {
-    /// Whether a run of `len` stones of `color` with end cells blocked by the opponent
-    /// (`blocked_both`) wins, for win length `k`.
-    #[inline(always)]
-    const fn run_wins(self, len: usize, k: usize, color: Color, blocked_both: bool) -> bool {
-        match self {
-            Rule::Freestyle => len >= k,
-            Rule::Standard => len == k,
-            Rule::Renju => match color {
-                Color::Black => len == k,
-                Color::White => len >= k,
-            },
-            Rule::Caro => len >= k && !blocked_both,
-            Rule::CaroExact => len == k && !blocked_both,
-        }
-    }
-
     /// Whether the stones `own` of `color` (which include `cell`) hold a winning line through
     /// `cell`; `opp` are the opponent's stones (they matter for caro's blocked ends).
     #[inline]
@@ -39,18 +23,23 @@ impl Rule {
             B::line_table().through(cell).iter().any(|&m| own & m == m)
         } else {
             let k = g.k();
-            // Caro needs the true ends of a long run; the other rules only whether it is
-            // longer than k.
-            let cap = if matches!(self, Rule::Caro) { g.width().max(g.height()) } else { k + 1 };
+            // Where a longer run wins unless blocked (caro) its true ends matter; elsewhere
+            // only whether it is longer than k.
+            let fives = self.fives(color);
+            let cap = if fives.overline_wins && fives.needs_open_end {
+                g.width().max(g.height())
+            } else {
+                k + 1
+            };
             Direction::ALL.into_iter().any(|dir| {
                 let run = run_through(own, cell, dir, cap);
                 if run.len < k {
                     return false;
                 }
-                let blocked_both = matches!(self, Rule::Caro | Rule::CaroExact)
+                let blocked_both = fives.needs_open_end
                     && run.before.is_some_and(|c| opp.contains(c))
                     && run.after.is_some_and(|c| opp.contains(c));
-                self.run_wins(run.len, k, color, blocked_both)
+                fives.judge(run.len, k, blocked_both) == RunKind::Five
             })
         }
     }
@@ -80,11 +69,7 @@ impl Rule {
             return wins;
         }
         assert!(k <= MAX_K, "winning_cells supports k up to {MAX_K}");
-        let exact = match self {
-            Rule::Freestyle | Rule::Caro => false,
-            Rule::Standard | Rule::CaroExact => true,
-            Rule::Renju => color == Color::Black,
-        };
+        let exact = !self.fives(color).overline_wins;
         for dir in Direction::ALL {
             // shifted[i + k] = own moved by i steps, for i in −k..=k: cell p of
             // `shifted[i + k]` is set when p − i·dir holds an own stone.
@@ -110,7 +95,7 @@ impl Rule {
                 wins |= hits;
             }
         }
-        if matches!(self, Rule::Caro | Rule::CaroExact) {
+        if self.is_caro() {
             for cell in wins.iter() {
                 if !self.is_win_through(own.with(cell), opp, cell, color) {
                     wins = wins - B::from_cell(cell);

@@ -183,19 +183,20 @@ impl<B: Storage> Board<B> {
     /// black is to move, none otherwise.
     #[inline]
     pub fn without_forbidden(&self, cells: B) -> B {
-        if self.renju_black_to_move() { cells - self.forbidden_among(cells) } else { cells }
+        if self.restricted_to_move() { cells - self.forbidden_among(cells) } else { cells }
     }
 
-    /// Whether black is to move under renju (so forbidden points apply).
+    /// Whether the side to move is restricted by the rule (renju's black), so forbidden
+    /// points apply.
     #[inline(always)]
-    pub fn renju_black_to_move(&self) -> bool {
-        self.rule == Rule::Renju && self.side_to_move == Color::Black
+    pub fn restricted_to_move(&self) -> bool {
+        self.rule.restricts(self.side_to_move)
     }
 
     /// Black's renju-forbidden cells among the empty `candidates` (regardless of whose turn
     /// it is; none under other rules or on the small boards).
     pub fn forbidden_among(&self, candidates: B) -> B {
-        if self.rule != Rule::Renju {
+        if !self.rule.has_forbidden_points() {
             return B::EMPTY;
         }
         B::renju_forbidden(
@@ -209,7 +210,7 @@ impl<B: Storage> Board<B> {
     /// The renju foul black would commit on `cell` (regardless of whose turn it is; none
     /// under other rules, on the small boards, or on an occupied cell).
     pub fn foul_at(&self, cell: Cell) -> Option<crate::renju::Foul> {
-        if self.rule != Rule::Renju {
+        if !self.rule.has_forbidden_points() {
             return None;
         }
         B::renju_foul(&self.patterns, self.stones[0], self.stones[1], cell)
@@ -233,7 +234,7 @@ impl<B: Storage> Board<B> {
     /// Under renju the state is kept.
     pub fn for_counting(&self) -> Self {
         let mut copy = self.clone();
-        if self.rule != Rule::Renju {
+        if !self.rule.has_forbidden_points() {
             copy.patterns.deactivate();
         }
         copy
@@ -340,7 +341,7 @@ impl<B: Storage> Board<B> {
             let (x, y) = g.xy(cell);
             return Err(IllegalMove::Occupied { x, y });
         }
-        if self.renju_black_to_move() && !self.forbidden_among(B::from_cell(cell)).is_empty() {
+        if self.restricted_to_move() && !self.forbidden_among(B::from_cell(cell)).is_empty() {
             let (x, y) = g.xy(cell);
             return Err(IllegalMove::Forbidden { x, y });
         }

@@ -117,7 +117,9 @@ pub fn size_lead<B: Storage>(board: &Board<B>) -> i32 {
 fn terms_sum<B: Storage>(board: &Board<B>) -> i32 {
     let rule = board.rule();
     let mut sum = 0;
-    code_terms(board, |color, role, pcode, sign| sum += sign * code_worth(rule, color, role, pcode));
+    code_terms(board, |color, role, pcode, sign| {
+        sum += sign * code_worth(rule, color, role, pcode)
+    });
     sum
 }
 

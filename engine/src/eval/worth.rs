@@ -12,7 +12,7 @@ use crate::bitboard::{Bitboard, Bits256};
 use crate::board::Board;
 use crate::color::Color;
 use crate::pattern::code::{CodeValues, patterns_of};
-use crate::pattern::combo::{combo_of, forbids_doubles};
+use crate::pattern::combo::combo_of;
 use crate::pattern::keys::PatternState;
 use crate::rules::Rule;
 use crate::score::Score;
@@ -34,7 +34,7 @@ pub fn code_worth(rule: Rule, color: Color, role: Role, pcode: u16) -> i32 {
 pub fn prior_worth(rule: Rule, color: Color, role: Role, pcode: u16) -> i32 {
     let patterns = patterns_of(pcode);
     let lines: i32 = patterns.iter().map(|&p| PATTERN_POTENTIAL[role as usize][p as usize]).sum();
-    let combo = combo_of(patterns, forbids_doubles(rule, color))
+    let combo = combo_of(patterns, rule.restricts(color))
         .map_or(0, |c| COMBO_POTENTIAL[role as usize][c as usize]);
     lines + combo
 }

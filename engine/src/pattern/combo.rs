@@ -28,8 +28,6 @@
 //! code's: make and unmake look up codes, not classes.
 
 use super::Pattern;
-use crate::color::Color;
-use crate::rules::Rule;
 
 /// The combination classes, strongest first.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -51,15 +49,9 @@ pub enum Combo {
 /// Number of [`Combo`] classes.
 pub const COMBOS: usize = 6;
 
-/// Whether a stone of `color` may not make a double four, a double three or an overline under
-/// `rule` (renju's black).
-#[inline]
-pub const fn forbids_doubles(rule: Rule, color: Color) -> bool {
-    matches!((rule, color), (Rule::Renju, Color::Black))
-}
-
 /// The combination class of a cell whose four directions make `patterns` for a colour, if it
-/// has one; `forbidden_doubles` for renju's black (see [`forbids_doubles`]). The direct
+/// has one; `forbidden_doubles` for a colour the rule restricts (renju's black: see
+/// [`crate::rules::Rule::restricts`]). The direct
 /// definition.
 pub fn combo_of(patterns: [Pattern; 4], forbidden_doubles: bool) -> Option<Combo> {
     let count = |is: fn(Pattern) -> bool| patterns.iter().filter(|&&p| is(p)).count();

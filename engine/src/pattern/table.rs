@@ -103,12 +103,12 @@ impl PatternTable {
 
     /// The table of `rule` (unpacked from the built-in bytes on first use).
     pub fn of(rule: Rule) -> &'static PatternTable {
-        static TABLES: [LazyLock<PatternTable>; 5] = [
-            LazyLock::new(|| PatternTable::built(Rule::Freestyle)),
-            LazyLock::new(|| PatternTable::built(Rule::Standard)),
-            LazyLock::new(|| PatternTable::built(Rule::Renju)),
-            LazyLock::new(|| PatternTable::built(Rule::Caro)),
-            LazyLock::new(|| PatternTable::built(Rule::CaroExact)),
+        static TABLES: [LazyLock<PatternTable>; Rule::ALL.len()] = [
+            LazyLock::new(|| PatternTable::built(Rule::ALL[0])),
+            LazyLock::new(|| PatternTable::built(Rule::ALL[1])),
+            LazyLock::new(|| PatternTable::built(Rule::ALL[2])),
+            LazyLock::new(|| PatternTable::built(Rule::ALL[3])),
+            LazyLock::new(|| PatternTable::built(Rule::ALL[4])),
         ];
         &TABLES[rule.index()]
     }
@@ -153,27 +153,15 @@ pub fn key_from_picture(picture: &str) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pattern::classify::{FiveRule, RULE_FIVES, compact_patterns, expand_key};
+    use crate::pattern::classify::{compact_patterns, expand_key};
 
     #[test]
     fn the_built_in_tables_are_what_the_classifier_generates() {
         for rule in Rule::ALL {
-            let [black, white] = RULE_FIVES[rule.index()];
-            let generated = compact_patterns(black, white);
+            let generated = compact_patterns(rule.fives(Color::Black), rule.fives(Color::White));
             let built = &BUILT[rule.index() * COMPACT_KEYS..][..COMPACT_KEYS];
             assert!(generated == built, "{rule}: the build script's table differs");
         }
-    }
-
-    #[test]
-    fn each_rule_has_its_five_rules() {
-        use FiveRule::*;
-        let of = |rule: Rule| RULE_FIVES[rule.index()];
-        assert_eq!(of(Rule::Freestyle), [AtLeast, AtLeast]);
-        assert_eq!(of(Rule::Standard), [Exactly, Exactly]);
-        assert_eq!(of(Rule::Renju), [RenjuBlack, AtLeast]);
-        assert_eq!(of(Rule::Caro), [CaroAtLeast, CaroAtLeast]);
-        assert_eq!(of(Rule::CaroExact), [CaroExactly, CaroExactly]);
     }
 
     /// The slow, direct classifier: on an explicit board line, count fives over every

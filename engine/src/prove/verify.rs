@@ -169,11 +169,14 @@ fn side(word: Option<&str>) -> Option<bool> {
     }
 }
 
-/// A board by coordinates: every line of five as its list of cells.
+/// Stones in a row that win: the checker's own k (it shares nothing with the prover's grid).
+const K: usize = 5;
+
+/// A board by coordinates: every line of [`K`] cells as its list of cells.
 struct Plain {
     width: u8,
     height: u8,
-    lines: Vec<[u8; 5]>,
+    lines: Vec<[u8; K]>,
 }
 
 impl Plain {
@@ -183,9 +186,10 @@ impl Plain {
         for y in 0..h {
             for x in 0..w {
                 for (dx, dy) in [(1, 0), (0, 1), (1, 1), (-1, 1)] {
-                    let cells: Vec<(i32, i32)> = (0..5).map(|i| (x + dx * i, y + dy * i)).collect();
+                    let cells: Vec<(i32, i32)> =
+                        (0..K as i32).map(|i| (x + dx * i, y + dy * i)).collect();
                     if cells.iter().all(|&(cx, cy)| cx >= 0 && cy >= 0 && cx < w && cy < h) {
-                        let mut line = [0u8; 5];
+                        let mut line = [0u8; K];
                         for (slot, (cx, cy)) in line.iter_mut().zip(cells) {
                             *slot = (cy * 8 + cx) as u8;
                         }

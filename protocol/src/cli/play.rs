@@ -22,7 +22,6 @@ use mnk_engine::limits::Limits;
 use mnk_engine::notation::{Point, format_pos};
 use mnk_engine::outcome::Outcome;
 use mnk_engine::rng::SplitMix64;
-use mnk_engine::rules::Rule;
 use mnk_engine::score::format_score;
 use mnk_engine::strength::{Level, Strength};
 use mnk_protocol::analysis::analyse;
@@ -193,7 +192,7 @@ fn draw(game: &Game, out: &mut dyn Write) -> Result<(), CliError> {
     let size = game.size();
     let stones: Vec<Point> = game.history();
     let last = game.last_move();
-    let forbidden = if game.rule() == Rule::Renju && game.side_to_move() == Color::Black {
+    let forbidden = if game.rule().restricts(game.side_to_move()) {
         game.forbidden_points()
     } else {
         Vec::new()

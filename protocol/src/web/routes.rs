@@ -196,9 +196,8 @@ struct PositionReply {
 }
 
 fn describe(game: &Game) -> PositionReply {
-    let renju_black = game.rule() == Rule::Renju
-        && game.side_to_move() == Color::Black
-        && game.result() == Outcome::Ongoing;
+    let renju_black =
+        game.rule().restricts(game.side_to_move()) && game.result() == Outcome::Ongoing;
     PositionReply {
         size: game.size().arg(),
         width: game.size().width(),

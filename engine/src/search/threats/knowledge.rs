@@ -6,12 +6,11 @@
 
 use crate::board::Board;
 use crate::color::Color;
+use crate::eval::weights::{PATTERN_POTENTIAL, Role};
 use crate::outcome::Outcome;
 use crate::pattern::Pattern;
 use crate::pattern::keys::PatternState;
 use crate::pattern::pair::ThreatKind;
-use crate::eval::weights::{PATTERN_POTENTIAL, Role};
-use crate::rules::Rule;
 use crate::storage::Storage;
 
 /// Threat class scores of a cell for one side (see [`threat_value`]).
@@ -119,7 +118,7 @@ pub(crate) fn five_blocks<B: Storage>(board: &mut Board<B>, attacker: Color, fiv
 /// becomes an open four). Never for renju black, whose double three is forbidden; `false`
 /// without patterns.
 pub fn double_three_wins<B: Storage>(board: &Board<B>) -> bool {
-    if board.renju_black_to_move() {
+    if board.restricted_to_move() {
         return false;
     }
     let me = board.side_to_move();
@@ -156,7 +155,7 @@ pub(super) fn attack_cells<B: Storage>(board: &Board<B>, color: Color, threes: b
 /// its fours for white against renju black (the block may be forbidden), else none (a last
 /// move must be a winning four, an open or a double four). `None` without patterns.
 pub(super) fn plain_last_fours<B: Storage>(board: &Board<B>, color: Color) -> Option<B> {
-    if board.rule() == Rule::Renju && color == Color::White {
+    if board.rule().restricts(color.opponent()) {
         attack_cells(board, color, false)
     } else {
         Some(B::EMPTY)

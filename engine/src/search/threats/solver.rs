@@ -345,8 +345,7 @@ impl ThreatSearch {
                 return None;
             }
             self.nodes += 1;
-            if board.renju_black_to_move() && !board.forbidden_among(B::from_cell(cell)).is_empty()
-            {
+            if board.restricted_to_move() && !board.forbidden_among(B::from_cell(cell)).is_empty() {
                 continue;
             }
             // An open four or a double four while the defender has no four standing (no five

@@ -9,12 +9,12 @@ use crate::bitboard::Bitboard;
 use crate::bitboard::Bits256;
 use crate::board::Board;
 use crate::color::Color;
+use crate::eval::weights::{PATTERN_POTENTIAL, Role};
 use crate::geometry::Cell;
 use crate::outcome::Outcome;
 use crate::pattern::Pattern;
 use crate::pattern::keys::PatternState;
 use crate::pattern::pair::ThreatKind;
-use crate::eval::weights::{PATTERN_POTENTIAL, Role};
 use crate::rules::Rule;
 use crate::search::keyed::unpack_cell;
 
