@@ -489,6 +489,27 @@ fn a_long_perft_stops_at_once() {
     assert_ends_promptly(e, |e| e.send("END"));
 }
 
+/// `SOLVE` proves on the worker thread: 6×6 by the prover (a draw), and an 8×8 proof, far
+/// too long to finish, ends at `YXSTOP` with an error and at `END` with the engine, at once.
+#[test]
+fn a_proof_answers_or_stops_at_once() {
+    let mut e = started(6, 50);
+    e.send("SOLVE");
+    let answer = e.line_within(Duration::from_secs(30)).expect("a proof of 6x6");
+    assert!(answer.starts_with("MESSAGE value draw best "), "{answer}");
+    assert!(!answer.contains(" score "), "the prover proves values, not scores: {answer}");
+    let mut e = started(8, 50);
+    e.send("SOLVE");
+    std::thread::sleep(Duration::from_millis(300));
+    let sent = Instant::now();
+    let answer = e.ask("YXSTOP");
+    assert!(answer.starts_with("ERROR SOLVE: stopped after "), "{answer}");
+    assert!(sent.elapsed() < Duration::from_millis(200), "{:?}", sent.elapsed());
+    assert_eq!(e.ask("PERFT 1"), "nodes 64");
+    e.send("SOLVE");
+    assert_ends_promptly(e, |e| e.send("END"));
+}
+
 /// Text a command brings in is echoed with its control characters replaced, whatever
 /// answer echoes it.
 #[test]

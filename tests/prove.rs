@@ -5,8 +5,8 @@
 
 mod reference;
 
+use mnk_engine::limits::Limits;
 use mnk_engine::prove::grid::{Grid, bit};
-use mnk_engine::prove::search::Budget;
 use mnk_engine::prove::{Outcome, Position, Proof, verify};
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::solve::GameValue;
@@ -24,7 +24,7 @@ fn position(width: u8, height: u8, moves: &[(usize, usize)]) -> Position {
 
 fn prove(position: Position) -> (Proof, Outcome) {
     let mut proof = Proof::new(position);
-    let outcome = proof.run(&Budget::default(), &mut |_, _| {}).expect("no budget: decided");
+    let outcome = proof.run(&Limits::default(), &mut |_, _| {}).expect("no budget: decided");
     (proof, outcome)
 }
 
@@ -95,12 +95,12 @@ fn a_win_has_no_certificate() {
 #[test]
 fn a_stopped_proof_resumes_from_its_saved_state() {
     let mut proof = Proof::new(position(7, 7, &[]));
-    let budget = Budget { nodes: 2_000, ..Budget::default() };
+    let budget = Limits::nodes(2_000);
     assert!(proof.run(&budget, &mut |_, _| {}).is_none(), "2,000 nodes do not prove 7x7");
     let saved = proof.save_state();
     let mut resumed = Proof::restore(&saved).expect("its own state reads back");
     assert_eq!(resumed.nodes(), proof.nodes());
-    let outcome = resumed.run(&Budget::default(), &mut |_, _| {}).expect("decided");
+    let outcome = resumed.run(&Limits::default(), &mut |_, _| {}).expect("decided");
     assert_eq!(outcome.value, GameValue::Draw);
     assert!(Proof::restore(&saved[..saved.len() - 3]).is_err());
     assert!(Proof::restore(b"not a state").is_err());

@@ -15,7 +15,7 @@ use mnk_engine::outcome::Outcome;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
 use mnk_engine::search::{Searcher, search};
-use mnk_engine::solve::{GameValue, solve, solve_with};
+use mnk_engine::solve::{GameValue, Solution, solve, solve_with};
 use mnk_engine::storage::Storage;
 use mnk_engine::tt::TranspositionTable;
 use reference::{NaiveBoard, NaiveOutcome, NaiveRule, WIN};
@@ -55,6 +55,13 @@ fn engine_move<B: Storage>(board: &Board<B>, tt: &mut TranspositionTable, limits
     cell
 }
 
+/// The exact solve by plain alpha-beta, without pairing strategies, with no limit.
+fn solve_without_pairing<B: mnk_engine::storage::Storage>(
+    board: &Board<B>,
+    tt: &mut TranspositionTable,
+) -> Solution {
+    solve_with(board, tt, false, &Limits::default()).expect("no limit: proven")
+}
 #[test]
 fn tic_tac_toe_every_reachable_position_gets_the_exact_score_and_an_optimal_move() {
     let positions = NaiveBoard::new(3, 3, 3, NaiveRule::Freestyle).reachable_positions();
@@ -67,17 +74,17 @@ fn tic_tac_toe_every_reachable_position_gets_the_exact_score_and_an_optimal_move
         let board = Board::<Bits16>::from_points(Rule::Freestyle, &points).unwrap();
         let mut naive = naive_of::<Bits16>(moves);
         let solution = solve(&board, &mut tt);
-        let plain = solve_with(&board, &mut plain_tt, false);
-        assert_eq!(plain.score(), solution.score(), "without pairing after {moves:?}");
+        let plain = solve_without_pairing(&board, &mut plain_tt);
+        assert_eq!(plain.score, solution.score, "without pairing after {moves:?}");
         if naive.outcome != NaiveOutcome::Ongoing {
-            assert_eq!(solution.best(), None, "decided board {moves:?}");
+            assert_eq!(solution.best, None, "decided board {moves:?}");
             continue;
         }
         ongoing += 1;
         let expected = naive.exact_score();
-        assert_eq!(solution.score(), expected, "score after {moves:?}");
+        assert_eq!(solution.score, Some(expected), "score after {moves:?}");
         // The move keeps the value (and the distance): the child's exact score mirrors it.
-        let best = solution.best().expect("a move");
+        let best = solution.best.expect("a move");
         let (x, y) = Bits16::GEOMETRY.xy(best);
         let after = exact_score_of_move(&mut naive, x, y);
         assert_eq!(after, expected, "move {x},{y} after {moves:?}");
@@ -134,8 +141,8 @@ fn tic_tac_toe_multi_pv_lines_are_distinct_moves_with_exact_scores() {
 fn small_board_values_from_the_empty_board_are_draws() {
     let mut tt = TranspositionTable::with_bytes(1 << 20);
     for rule in Rule::ALL {
-        assert_eq!(solve(&Board::<Bits16>::new(rule), &mut tt).value(), GameValue::Draw);
-        assert_eq!(solve(&Board::<Bits32>::new(rule), &mut tt).value(), GameValue::Draw);
+        assert_eq!(solve(&Board::<Bits16>::new(rule), &mut tt).value, GameValue::Draw);
+        assert_eq!(solve(&Board::<Bits32>::new(rule), &mut tt).value, GameValue::Draw);
     }
 }
 
@@ -204,10 +211,10 @@ fn five_by_five_solver_matches_plain_alpha_beta_on_random_late_positions() {
         }
         let expected = naive_of::<Bits32>(&moves).exact_score();
         let solution = solve(&board, &mut tt);
-        assert_eq!(solution.score(), expected, "after {moves:?}");
-        let plain = solve_with(&board, &mut tt, false);
-        assert_eq!(plain.score(), expected, "without pairing after {moves:?}");
-        values[match solution.value() {
+        assert_eq!(solution.score, Some(expected), "after {moves:?}");
+        let plain = solve_without_pairing(&board, &mut tt);
+        assert_eq!(plain.score, Some(expected), "without pairing after {moves:?}");
+        values[match solution.value {
             GameValue::Win => 0,
             GameValue::Draw => 1,
             GameValue::Loss => 2,
@@ -240,7 +247,7 @@ fn five_by_five_game(
     let shallow = Limits::depth(2);
     while !board.outcome().is_decided() {
         let cell = if board.side_to_move() == engine {
-            if !had_win && solve(&board, &mut oracle).value() == GameValue::Win {
+            if !had_win && solve(&board, &mut oracle).value == GameValue::Win {
                 had_win = true;
             }
             engine_move(&board, tt, &engine_limits)

@@ -9,10 +9,13 @@
 //! | [`Engine::ponder`]                           | a search on the opponent's time        |
 //! | [`Engine::defences`]                         | every move's verdict (`YXSEARCHDEFEND`) |
 //! | [`Engine::balance`], [`Engine::swap2_opening`] | balanced placements and openings     |
-//! | [`Engine::solve`]                            | the exact value of a small board       |
+//! | [`Engine::solve`]                            | the exact value of a board up to 8×8   |
+//! | [`Engine::perft`]                            | the number of move sequences           |
 //!
 //! Front ends (the protocol session, the command-line tools) keep their own state and hand
-//! the engine a [`Game`] and [`Limits`]; results come back as values ([`SearchResult`],
+//! the engine a [`Game`] and [`Limits`] — every door that searches, counts or proves takes
+//! them, so a front end stops any of them the same way (a deadline, a node count, a
+//! [`crate::limits::StopFlag`]); results come back as values ([`SearchResult`],
 //! [`SearchInfo`] through a callback) in cells, which [`Game::point`] turns into points.
 //! The engine prints nothing and reads no clock but the limits'.
 
@@ -20,11 +23,13 @@ use crate::bitboard::Bitboard;
 use crate::classroom;
 use crate::eval;
 use crate::game::Game;
-use crate::limits::{Limits, Stop, StopFlag};
+use crate::limits::{Limits, Stop};
 use crate::movegen;
 use crate::notation::Point;
+use crate::outcome::Outcome;
 use crate::pattern::table::PatternTable;
 use crate::perft::{self, NodeCount};
+use crate::prove::{self, Proof};
 use crate::report::{SearchInfo, SearchResult};
 use crate::rules::Rule;
 use crate::score::Score;
@@ -32,7 +37,7 @@ use crate::search::balance;
 use crate::search::defend;
 use crate::search::{SearchParams, Searcher};
 use crate::size::BoardSize;
-use crate::solve::{self, Solution};
+use crate::solve::{self, GameValue, Solution};
 use crate::strength::Level;
 use crate::tt::{self, TranspositionTable};
 use crate::with_game;
@@ -56,7 +61,7 @@ pub use crate::search::MAX_MULTIPV as MAX_NBEST;
 /// Most threads a search runs.
 pub use crate::search::MAX_THREADS;
 
-pub use crate::search::balance::Balance;
+pub use crate::search::balance::{BALANCE_NODES, Balance, SWAP2_NODES};
 pub use crate::search::defend::{Defence, Verdict};
 
 /// A program that chooses moves.
@@ -242,54 +247,81 @@ impl Engine {
         self.search(game, limits, n, self.level, on_info)
     }
 
-    /// Searches `game` until `stop` is raised, at full strength and with nothing blocked,
-    /// only to fill the table for the next search (on the opponent's time). The classroom
-    /// program keeps no table: for it, nothing.
-    pub fn ponder(&mut self, game: &Game, stop: StopFlag) {
+    /// Searches `game` within `limits` (normally until their flag is raised), at full
+    /// strength and with nothing blocked, only to fill the table for the next search (on the
+    /// opponent's time). The classroom program keeps no table: for it, nothing.
+    pub fn ponder(&mut self, game: &Game, limits: Limits) {
         if self.player == Player::Mnk {
             let blocked = std::mem::take(&mut self.blocked);
-            self.search(game, Limits::default().with_stop(stop), 1, Level::FULL, &mut |_| {});
+            self.search(game, limits, 1, Level::FULL, &mut |_| {});
             self.blocked = blocked;
         }
     }
 
     /// The verdict on every legal move of `game`'s side to move against the opponent's
-    /// threat sequences, `nodes` each, until `stop` (see [`defend::defences`]).
-    pub fn defences(&self, game: &Game, nodes: u64, stop: &Stop) -> Vec<Defence> {
-        with_game!(game, board => defend::defences(board, nodes, stop))
+    /// threat sequences, within `limits`: their nodes for each move ([`DEFENCE_NODES`] if
+    /// they set none), their deadline and flag for the whole check (see
+    /// [`defend::defences`]).
+    pub fn defences(&self, game: &Game, limits: &Limits) -> Vec<Defence> {
+        with_game!(game, board => defend::defences(board, limits))
     }
 
     /// The placement of `stones` stones (1 or 2) after which the score is closest to
-    /// `target`, each candidate searched with `nodes` on the engine's table, until `stop`
-    /// (see [`balance::balance`]).
+    /// `target`, each candidate searched on the engine's table with the nodes of `limits`,
+    /// until their deadline or flag (see [`balance::balance`]).
     pub fn balance(
         &mut self,
         game: &Game,
         stones: usize,
         target: Score,
-        nodes: u64,
-        stop: &Stop,
+        limits: &Limits,
     ) -> Option<Balance> {
         let tt = &mut self.table_for((game.size(), game.rule())).tt;
-        with_game!(game, board => balance::balance(board, stones, target, tt, nodes, stop))
+        with_game!(game, board => balance::balance(board, stones, target, tt, limits))
     }
 
     /// A swap2 opening to propose on `game`'s board under its rule, white within `margin` of
-    /// even by searches of `nodes` (see [`balance::swap2_opening`]).
-    pub fn swap2_opening(&self, game: &Game, margin: Score, nodes: u64, stop: &Stop) -> Balance {
+    /// even by searches with the nodes of `limits`, until their deadline or flag (see
+    /// [`balance::swap2_opening`]).
+    pub fn swap2_opening(&self, game: &Game, margin: Score, limits: &Limits) -> Balance {
         let empty = Game::new(game.size(), game.rule());
-        with_game!(&empty, board => balance::swap2_opening(board, margin, nodes, stop))
+        with_game!(&empty, board => balance::swap2_opening(board, margin, limits))
     }
 
-    /// The exact value of a small board's position (3×3, 5×5) and an optimal move, proven
-    /// with the engine's table; `pairing`: whether the proof may use pairing strategies.
-    /// `None` on a larger board.
-    pub fn solve(&mut self, game: &Game, pairing: bool) -> Option<Solution> {
-        if !game.size().is_small() {
-            return None;
+    /// The exact value of `game`'s position and an optimal move, within `limits` (`None`
+    /// when they stop it first, or when no board of this size and rule can be solved here):
+    /// the small boards (3×3, 5×5) by the full-depth search with the engine's table
+    /// (`pairing`: whether it may use pairing strategies), the boards from 6 to 8 a side
+    /// under freestyle by the prover ([`crate::prove`], two df-pn questions, its table as
+    /// large as the engine's; `limits.nodes` bounds each question).
+    pub fn solve(&mut self, game: &Game, pairing: bool, limits: &Limits) -> Option<Solution> {
+        if game.size().is_small() {
+            let tt = &mut self.table_for((game.size(), game.rule())).tt;
+            return with_game!(game, board => solve::solve_with(board, tt, pairing, limits));
         }
-        let tt = &mut self.table_for((game.size(), game.rule())).tt;
-        Some(with_game!(game, board => solve::solve_with(board, tt, pairing)))
+        let position = prove::Position::of_game(game)?;
+        let started = std::time::Instant::now();
+        if game.outcome().is_decided() {
+            // The side to move did not make the last move: a win is the other side's.
+            let value = match game.outcome() {
+                Outcome::Draw => GameValue::Draw,
+                _ => GameValue::Loss,
+            };
+            return Some(Solution {
+                value,
+                best: None,
+                score: None,
+                nodes: 0,
+                time: started.elapsed(),
+            });
+        }
+        let mut proof = Proof::new(position);
+        proof.set_max_positions(self.hash_bytes / prove::search::BYTES_PER_POSITION);
+        let outcome = proof.run(limits, &mut |_, _| {})?;
+        let geometry = game.geometry();
+        let best = outcome.best.map(prove::cell_point).and_then(|p| geometry.cell(p.x, p.y));
+        let time = started.elapsed();
+        Some(Solution { value: outcome.value, best, score: None, nodes: proof.nodes(), time })
     }
 
     /// The static evaluation of `game`'s position for the side to move.
@@ -298,10 +330,10 @@ impl Engine {
     }
 
     /// The number of move sequences of `depth` moves from `game`'s position (see
-    /// [`crate::perft`]), or `None` if `stop` came first.
-    pub fn perft(game: &Game, depth: u32, stop: &Stop) -> Option<NodeCount> {
+    /// [`crate::perft`]), or `None` if the deadline or the flag of `limits` came first.
+    pub fn perft(game: &Game, depth: u32, limits: &Limits) -> Option<NodeCount> {
         let mut game = game.clone();
-        with_game!(&mut game, board => perft::perft_until(board, depth, stop))
+        with_game!(&mut game, board => perft::perft_until(board, depth, &limits.stop()))
     }
 
     /// A legal move of `game` next to the stones (the first candidate), with no search: the
@@ -422,18 +454,39 @@ mod tests {
         engine.set_blocked(&[first]);
         let second = best(&mut engine);
         assert_ne!(second, first);
-        let stop = StopFlag::new();
+        let stop = crate::limits::StopFlag::new();
         stop.raise();
-        engine.ponder(&game, stop);
+        engine.ponder(&game, Limits::until_stopped(stop));
         assert_ne!(best(&mut engine), first);
     }
 
     #[test]
-    fn solve_answers_the_small_boards_only() {
+    fn solve_answers_the_boards_up_to_eight_and_stops_with_its_flag() {
+        use crate::solve::GameValue;
         let mut engine = Engine::with_hash_bytes(MIN_HASH_BYTES);
+        let unlimited = Limits::default();
         let three = Game::new(BoardSize::THREE, Rule::Freestyle);
-        let solution = engine.solve(&three, true).expect("a small board");
-        assert_eq!(solution.value(), crate::solve::GameValue::Draw);
-        assert!(engine.solve(&Game::new(BoardSize::FIFTEEN, Rule::Freestyle), true).is_none());
+        let solution = engine.solve(&three, true, &unlimited).expect("a small board");
+        assert_eq!(solution.value, GameValue::Draw);
+        // 6×6 goes to the prover: a draw, with a move that keeps it.
+        let six = Game::new(BoardSize::from_side(6).expect("a size"), Rule::Freestyle);
+        let solution = engine.solve(&six, true, &unlimited).expect("the prover's board");
+        assert_eq!((solution.value, solution.score), (GameValue::Draw, None));
+        assert!(solution.best.is_some() && solution.nodes > 0);
+        // A raised flag stops both.
+        let stop = crate::limits::StopFlag::new();
+        stop.raise();
+        let five = Game::from_notation(BoardSize::FIVE, Rule::Freestyle, "c3").unwrap();
+        assert!(engine.solve(&five, false, &Limits::until_stopped(stop.clone())).is_none());
+        let seven = Game::new(BoardSize::from_side(7).expect("a size"), Rule::Freestyle);
+        assert!(engine.solve(&seven, true, &Limits::until_stopped(stop)).is_none());
+        // Neither solves 15×15, nor 7×7 under another rule.
+        assert!(
+            engine
+                .solve(&Game::new(BoardSize::FIFTEEN, Rule::Freestyle), true, &unlimited)
+                .is_none()
+        );
+        let standard = Game::new(BoardSize::from_side(7).expect("a size"), Rule::Standard);
+        assert!(engine.solve(&standard, true, &unlimited).is_none());
     }
 }

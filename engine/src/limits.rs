@@ -1,15 +1,21 @@
 //! What ends work early, in one vocabulary for every search-like loop (the search, the
-//! threat solver, the defence and balance checks, perft, the classroom program):
+//! threat solver, the defence and balance checks, the swap2 opening, the small-board solve,
+//! the prover, perft, the classroom program):
 //!
-//! - [`StopFlag`]: a flag another thread raises (the protocol's `YXSTOP`, the end of a
-//!   ponder, a helper thread's end);
+//! - [`Limits`]: what one job may spend — depth, nodes, a deadline and the time it aims at
+//!   within it — and its stop flag. Every door of the engine that searches, counts or
+//!   proves takes one ([`crate::engine::Engine`]).
+//! - [`StopFlag`]: a flag another thread raises (the protocol's `YXSTOP` and `END`, the end
+//!   of a ponder, a helper thread's end, Ctrl-C);
 //! - [`Stop`]: a deadline and a stop flag, either optional, and the one check of "stopped
-//!   from outside or past the deadline" ([`Stop::is_due`]);
-//! - [`Limits`]: what one search may spend — depth, nodes, a deadline and the time it aims
-//!   at within it — and its stop flag.
+//!   from outside or past the deadline" ([`Stop::is_due`]), which the loops inside a job
+//!   ask every so many nodes.
 //!
-//! Times are instants, fixed when the limits are made (a move's time counts from when its
-//! command came in, not from when the search starts).
+//! A job made of many searches (the defence check, the balance and the swap2 opening) spends
+//! `nodes` on each of them, and the deadline and the flag bound the whole job; the prover
+//! spends `nodes` node expansions on each run. Times are instants, fixed when the limits are
+//! made (a move's time counts from when its command came in, not from when the search
+//! starts).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -126,6 +132,11 @@ impl Limits {
         Limits { deadline: at(time.limit), target: at(time.target), ..Limits::default() }
     }
 
+    /// Stopped by `flag` alone.
+    pub fn until_stopped(flag: StopFlag) -> Limits {
+        Limits::default().with_stop(flag)
+    }
+
     /// These limits, stopped also by `flag`.
     #[must_use]
     pub fn with_stop(mut self, flag: StopFlag) -> Limits {
@@ -133,15 +144,33 @@ impl Limits {
         self
     }
 
+    /// These limits with `nodes` nodes if they set none.
+    #[must_use]
+    pub fn nodes_or(mut self, nodes: u64) -> Limits {
+        self.nodes.get_or_insert(nodes);
+        self
+    }
+
+    /// The limits of one search of a job made of many (see the module docs): the nodes, the
+    /// deadline and the flag, with no depth or aim.
+    pub fn each_search(&self) -> Limits {
+        Limits {
+            nodes: self.nodes,
+            deadline: self.deadline,
+            stop: self.stop.clone(),
+            ..Limits::default()
+        }
+    }
+
     /// What stops the search from outside: the deadline and the flag.
     pub fn stop(&self) -> Stop {
         Stop { deadline: self.deadline, flag: self.stop.clone() }
     }
 
-    /// Whether nothing limits the search but its depth (a small board searched so is being
-    /// solved).
-    pub fn unbounded(&self) -> bool {
-        self.nodes.is_none() && self.deadline.is_none() && self.stop.is_none()
+    /// Whether nothing limits the search but its depth and the stop flag, which no search
+    /// can foresee: a small board searched so is being solved.
+    pub fn exhaustive(&self) -> bool {
+        self.nodes.is_none() && self.deadline.is_none()
     }
 }
 
@@ -161,7 +190,8 @@ mod tests {
         let none =
             Limits::move_time(MoveTime { target: Duration::MAX, limit: Duration::MAX }, since);
         assert_eq!((none.target, none.deadline), (None, None));
-        assert!(none.unbounded() && !limits.unbounded());
+        assert!(none.exhaustive() && !limits.exhaustive());
+        assert!(Limits::until_stopped(StopFlag::new()).exhaustive());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! symmetry-canonical table keys.
 
 use std::fmt;
+use std::time::Duration;
 
 use crate::board::Board;
 use crate::geometry::Cell;
@@ -46,46 +47,53 @@ impl fmt::Display for GameValue {
     }
 }
 
-/// The result of [`solve`].
-#[derive(Clone, Debug)]
+/// An exact value, with one optimal move and what proving it took.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
-    /// The search that proved it.
-    pub search: SearchResult,
+    /// The game value for the side to move (of a decided position: its result for the side
+    /// to move, who has not won).
+    pub value: GameValue,
+    /// One optimal move (`None` on a decided board): the search's is among wins the
+    /// fastest, among losses the slowest.
+    pub best: Option<Cell>,
+    /// The proven score, distance-encoded for wins and losses, where the search proved the
+    /// value (the small boards); `None` from the prover.
+    pub score: Option<Score>,
+    /// Nodes searched (the prover's node expansions).
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
 }
 
 impl Solution {
-    /// The game value for the side to move (of a decided position: its result for the side
-    /// to move, who has not won).
-    pub fn value(&self) -> GameValue {
-        GameValue::from_score(self.score())
-    }
-
-    /// One optimal move (`None` on a decided board). Among wins the fastest, among losses
-    /// the slowest.
-    pub fn best(&self) -> Option<Cell> {
-        self.search.best_move
-    }
-
-    /// The proven score (distance-encoded for wins and losses).
-    pub fn score(&self) -> Score {
-        self.search.score()
+    /// The solution a full-depth search proved.
+    fn of_search(search: &SearchResult) -> Solution {
+        Solution {
+            value: GameValue::from_score(search.score()),
+            best: search.best_move,
+            score: Some(search.score()),
+            nodes: search.nodes,
+            time: search.time,
+        }
     }
 }
 
 /// Solves a small-board position exactly with the full-depth search.
 pub fn solve<B: Storage>(board: &Board<B>, tt: &mut TranspositionTable) -> Solution {
-    solve_with(board, tt, true)
+    solve_with(board, tt, true, &Limits::default()).expect("a solve without limits ends proven")
 }
 
-/// [`solve`], choosing whether the search may use pairing strategies.
+/// [`solve`], choosing whether the search may use pairing strategies, within `limits` (their
+/// nodes, deadline and flag; the depth is the board's). `None` if they stopped it first.
 pub fn solve_with<B: Storage>(
     board: &Board<B>,
     tt: &mut TranspositionTable,
     pairing: bool,
-) -> Solution {
+    limits: &Limits,
+) -> Option<Solution> {
     assert!(B::GEOMETRY.lines_span_board(), "solve is for boards whose lines span the board");
-    let limits = Limits::depth(B::GEOMETRY.cells() as u32);
+    let limits = Limits { depth: Some(B::GEOMETRY.cells() as u32), ..limits.each_search() };
     let search = Searcher::new(board.clone(), tt, limits).with_pairing(pairing).run(&mut |_| {});
-    debug_assert!(search.proven, "a full-depth small-board search is exact");
-    Solution { search }
+    debug_assert!(search.proven || search.stopped, "a full-depth small-board search is exact");
+    search.proven.then(|| Solution::of_search(&search))
 }

@@ -105,8 +105,13 @@ pub enum SessionError {
         /// Milliseconds it counted.
         ms: u128,
     },
-    /// `SOLVE` on a board too large to solve.
-    SolveNeedsASmallBoard,
+    /// `SOLVE` on a board it cannot solve.
+    CannotSolve,
+    /// `SOLVE` stopped by `YXSTOP` before it finished.
+    SolveStopped {
+        /// Milliseconds it worked.
+        ms: u128,
+    },
 }
 
 impl fmt::Display for SessionError {
@@ -162,9 +167,10 @@ impl fmt::Display for SessionError {
             SessionError::PerftStopped { depth, ms } => {
                 write!(f, "PERFT: depth {depth} stopped after {ms} ms")
             }
-            SessionError::SolveNeedsASmallBoard => {
-                f.write_str("SOLVE: only 3x3 and 5x5 boards can be solved")
-            }
+            SessionError::CannotSolve => f.write_str(
+                "SOLVE: only 3x3, 5x5 and, under freestyle, boards from 6 to 8 a side can be solved",
+            ),
+            SessionError::SolveStopped { ms } => write!(f, "SOLVE: stopped after {ms} ms"),
         }
     }
 }

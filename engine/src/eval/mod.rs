@@ -118,7 +118,7 @@ fn terms_sum<B: Storage>(board: &Board<B>) -> i32 {
     let rule = board.rule();
     let mut sum = 0;
     code_terms(board, |color, role, pcode, sign| {
-        sum += sign * code_worth(rule, color, role, pcode)
+        sum += sign * code_worth(rule, color, role, pcode);
     });
     sum
 }

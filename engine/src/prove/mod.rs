@@ -17,7 +17,13 @@ pub mod tactics;
 pub mod verify;
 
 use grid::Grid;
-use search::{Answer, Budget, Entry, Numbers, Progress, Prover};
+use search::{Answer, Entry, Numbers, Progress, Prover};
+
+use crate::game::Game;
+use crate::limits::Limits;
+use crate::notation::Point;
+use crate::rules::Rule;
+use crate::size::BoardSize;
 
 use crate::solve::GameValue;
 
@@ -49,6 +55,25 @@ pub struct Position {
 }
 
 impl Position {
+    /// The position of `game`, if the prover can take it: a board from 5 to 8 cells a side
+    /// where five in a row wins as in freestyle (freestyle, or 5×5 under any rule, where
+    /// every line spans the board and the rules coincide).
+    pub fn of_game(game: &Game) -> Option<Position> {
+        let size = game.size();
+        let side = |n: usize| u8::try_from(n).ok();
+        let grid = Grid::new(side(size.width())?, side(size.height())?)?;
+        if game.rule() != Rule::Freestyle && size != BoardSize::FIVE {
+            return None;
+        }
+        let (mut black, mut white) = (0u64, 0u64);
+        for (i, p) in game.history().iter().enumerate() {
+            let b = grid::bit(p.x as u8, p.y as u8);
+            if i.is_multiple_of(2) { black |= b } else { white |= b }
+        }
+        let black_to_move = game.history().len().is_multiple_of(2);
+        Some(Position { grid, black, white, black_to_move })
+    }
+
     /// The attacker's and defender's stones for a question, and whether the attacker moves.
     fn sides(&self, question: Question) -> (u64, u64, bool) {
         let (mover, other) =
@@ -77,8 +102,14 @@ pub struct Proof {
 pub struct Outcome {
     /// The value for the side to move.
     pub value: GameValue,
-    /// A move that keeps it (the winning move, a drawing move, or any move when lost).
+    /// A move that keeps it (the winning move, a drawing move, or any move when lost), as a
+    /// grid cell (`y · 8 + x`, see [`grid`]; [`cell_point`] gives its point).
     pub best: Option<u8>,
+}
+
+/// The point of a grid cell (`y · 8 + x`).
+pub fn cell_point(cell: u8) -> Point {
+    Point { x: usize::from(cell % 8), y: usize::from(cell / 8) }
 }
 
 impl Proof {
@@ -112,11 +143,12 @@ impl Proof {
         &self.position
     }
 
-    /// Runs the questions still open, within `budget` (for each run of a question), until
-    /// the value is known or the budget runs out. `progress` gets each question's snapshots.
+    /// Runs the questions still open within `limits` (their nodes for each run of a
+    /// question), until the value is known or the limits stop it. `progress` gets each
+    /// question's snapshots.
     pub fn run(
         &mut self,
-        budget: &Budget,
+        limits: &Limits,
         progress: &mut dyn FnMut(Question, &Progress),
     ) -> Option<Outcome> {
         for (question, prover) in &mut self.provers {
@@ -127,7 +159,7 @@ impl Proof {
                 break;
             }
             let q = *question;
-            prover.set_budget(budget.clone());
+            prover.set_limits(limits.clone());
             match prover.run(&mut |p| progress(q, p)) {
                 Answer::Unknown => return None,
                 answer => self.answers.push((q, answer)),

@@ -19,14 +19,13 @@
 //! has no cycles.
 
 use std::collections::HashMap;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::grid::{Grid, cells};
 use super::tactics::{
     find_pairing_from, five_cells, four_making_cells, has_five, useful_cells, vcf,
 };
+use crate::limits::{Limits, Stop};
 
 /// A proof or disproof number too large to matter: a node with dn = INF is proved.
 pub const INF: u32 = u32::MAX;
@@ -144,16 +143,10 @@ pub enum Expansion {
     Moves(arrayvec::ArrayVec<u8, 64>),
 }
 
-/// What stops a proof early.
-#[derive(Clone, Debug, Default)]
-pub struct Budget {
-    /// Node expansions allowed in all (0: no limit).
-    pub nodes: u64,
-    /// Time allowed.
-    pub time: Option<Duration>,
-    /// Stops the proof when raised (by another thread: Ctrl-C, say).
-    pub stop: Option<Arc<AtomicBool>>,
-}
+/// Memory one position of a prover's table takes, hash map overhead included (measured as
+/// the process's peak resident size over the positions held): a table of `B` bytes holds
+/// `B / BYTES_PER_POSITION` positions (see [`Prover::set_max_positions`]).
+pub const BYTES_PER_POSITION: usize = 64;
 
 /// A snapshot of a proof in progress.
 #[derive(Clone, Debug)]
@@ -182,7 +175,9 @@ pub struct Prover {
     table: HashMap<u128, Entry, ahash::RandomState>,
     max_positions: usize,
     nodes: u64,
-    budget: Budget,
+    limits: Limits,
+    /// What stops the current run: the limits' deadline and flag.
+    stop: Stop,
     start: Instant,
     stopped: bool,
     run_start_nodes: u64,
@@ -202,7 +197,8 @@ impl Prover {
             table: HashMap::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4)),
             max_positions: usize::MAX,
             nodes: 0,
-            budget: Budget::default(),
+            limits: Limits::default(),
+            stop: Stop::default(),
             start: Instant::now(),
             stopped: false,
             run_start_nodes: 0,
@@ -213,10 +209,11 @@ impl Prover {
         }
     }
 
-    /// Stops each later [`Prover::run`] at this budget (the proof can go on later, or
-    /// from [`Prover::entries`]).
-    pub fn set_budget(&mut self, budget: Budget) {
-        self.budget = budget;
+    /// Stops each later [`Prover::run`] at these limits: their nodes counted from the run's
+    /// start, their deadline and their flag (the proof can go on later, or from
+    /// [`Prover::entries`]).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
     }
 
     /// Node expansions so far.
@@ -262,10 +259,11 @@ impl Prover {
         }
     }
 
-    /// Runs the proof until it is decided or the budget runs out, calling `progress` now
+    /// Runs the proof until it is decided or its limits stop it, calling `progress` now
     /// and then.
     pub fn run(&mut self, progress: &mut dyn FnMut(&Progress)) -> Answer {
         self.start = Instant::now();
+        self.stop = self.limits.stop();
         self.stopped = false;
         self.run_start_nodes = self.nodes;
         let (a, d, or) = self.root;
@@ -321,7 +319,8 @@ impl Prover {
     /// Proves or disproves one position (used when writing a certificate).
     pub fn settle(&mut self, attacker: u64, defender: u64, or: bool) -> Answer {
         self.stopped = false;
-        self.budget = Budget::default();
+        self.limits = Limits::default();
+        self.stop = Stop::default();
         self.mid(attacker, defender, or, INF, INF, &mut |_| {});
         self.numbers_or_static(attacker, defender, or).answer()
     }
@@ -337,14 +336,12 @@ impl Prover {
         }
     }
 
-    fn out_of_budget(&mut self) -> bool {
-        if self.budget.nodes != 0 && self.nodes - self.run_start_nodes >= self.budget.nodes {
+    fn out_of_limits(&mut self) -> bool {
+        if self.limits.nodes.is_some_and(|nodes| self.nodes - self.run_start_nodes >= nodes) {
             self.stopped = true;
         }
         if self.nodes.is_multiple_of(1024) {
-            let out_of_time = self.budget.time.is_some_and(|time| self.start.elapsed() >= time);
-            let raised = self.budget.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
-            self.stopped |= out_of_time || raised;
+            self.stopped |= self.stop.is_due();
         }
         self.stopped
     }
@@ -395,7 +392,7 @@ impl Prover {
             if here.pn >= th_pn || here.dn >= th_dn || self.stopped {
                 break;
             }
-            if self.out_of_budget() {
+            if self.out_of_limits() {
                 break;
             }
             let m = moves[best];

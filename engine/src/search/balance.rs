@@ -11,7 +11,7 @@ use super::search;
 use crate::board::Board;
 use crate::eval::{self, evaluate};
 use crate::geometry::Cell;
-use crate::limits::{Limits, Stop};
+use crate::limits::Limits;
 use crate::movegen;
 use crate::outcome::Outcome;
 use crate::rules::Rule;
@@ -21,6 +21,13 @@ use crate::tt::TranspositionTable;
 
 /// Placements closest to the target by the static evaluation that are searched.
 pub const BALANCE_REFINED: usize = 48;
+
+/// Main-search nodes for each placement [`balance`] searches, unless its limits set others.
+pub const BALANCE_NODES: u64 = 20_000;
+
+/// Nodes of each search that judges a swap2 opening ([`swap2_opening`]), unless its limits
+/// set others: about 0.1 s on 15×15, one or two per opening there.
+pub const SWAP2_NODES: u64 = 200_000;
 
 /// A placement and its score.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,16 +41,18 @@ pub struct Balance {
 /// The placement of `stones` stones (1: the side to move's; 2: that and the opponent's
 /// reply) after which the position's score, for the side to move then, is closest to
 /// `target`: each of the [`BALANCE_REFINED`] statically closest placements searched with
-/// `nodes` and `tt`, until `stop` (at least one is always searched). `None` if no placement
-/// leaves the game undecided.
+/// `tt` and the nodes of `limits` ([`BALANCE_NODES`] if they set none), until their deadline
+/// or flag (at least one is always searched). `None` if no placement leaves the game
+/// undecided.
 pub fn balance<B: Storage>(
     board: &Board<B>,
     stones: usize,
     target: Score,
     tt: &mut TranspositionTable,
-    nodes: u64,
-    stop: &Stop,
+    limits: &Limits,
 ) -> Option<Balance> {
+    let limits = limits.clone().nodes_or(BALANCE_NODES);
+    let stop = limits.stop();
     let mut board = board.clone();
     eval::prepare(&mut board);
     let distance = |score: Score| (i64::from(score) - i64::from(target)).abs();
@@ -74,7 +83,7 @@ pub fn balance<B: Storage>(
         for &cell in &moves {
             board.play_unchecked(cell);
         }
-        let result = search(&board, tt, limits_within(nodes, stop), &mut |_| {});
+        let result = search(&board, tt, limits.each_search(), &mut |_| {});
         for _ in &moves {
             board.undo_unchecked();
         }
@@ -87,16 +96,6 @@ pub fn balance<B: Storage>(
         }
     }
     best
-}
-
-/// A search of `nodes` nodes that `stop` ends early.
-fn limits_within(nodes: u64, stop: &Stop) -> Limits {
-    Limits {
-        nodes: Some(nodes),
-        deadline: stop.deadline,
-        stop: stop.flag.clone(),
-        ..Limits::default()
-    }
 }
 
 /// A swap2 opening's shape: the offsets from the centre of white's stone and of black's
@@ -145,15 +144,13 @@ pub fn swap2_shapes(rule: Rule) -> &'static [Swap2Shape] {
 pub const SWAP2_TABLE_BYTES: usize = 16 << 20;
 
 /// A swap2 opening to propose on `board` (empty): three stones, black, white, black, after
-/// which white, to move, scores within `margin` of even by a search of `nodes` nodes — the
-/// first of the rule's [`swap2_shapes`] on the board that does, else the closest, until
-/// `stop` (at least one is searched), with its score for white.
-pub fn swap2_opening<B: Storage>(
-    board: &Board<B>,
-    margin: Score,
-    nodes: u64,
-    stop: &Stop,
-) -> Balance {
+/// which white, to move, scores within `margin` of even by a search of the nodes of
+/// `limits` ([`SWAP2_NODES`] if they set none) — the first of the rule's [`swap2_shapes`] on
+/// the board that does, else the closest, until their deadline or flag (at least one is
+/// searched), with its score for white.
+pub fn swap2_opening<B: Storage>(board: &Board<B>, margin: Score, limits: &Limits) -> Balance {
+    let limits = limits.clone().nodes_or(SWAP2_NODES);
+    let stop = limits.stop();
     let g = board.geometry();
     let centre = ((g.width() / 2) as i32, (g.height() / 2) as i32);
     let shape_cells = |shape: &Swap2Shape| -> Option<Vec<Cell>> {
@@ -178,7 +175,7 @@ pub fn swap2_opening<B: Storage>(
             opening.play_unchecked(cell);
         }
         let mut tt = TranspositionTable::with_bytes(SWAP2_TABLE_BYTES);
-        let score = search(&opening, &mut tt, limits_within(nodes, stop), &mut |_| {}).score();
+        let score = search(&opening, &mut tt, limits.each_search(), &mut |_| {}).score();
         if best.as_ref().is_none_or(|b| score.abs() < b.score.abs()) {
             best = Some(Balance { moves, score });
         }
@@ -199,7 +196,7 @@ mod tests {
         let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
         let mut tt = TranspositionTable::with_bytes(1 << 22);
         let found =
-            balance(&board, stones, target, &mut tt, 5_000, &Stop::default()).expect("a move");
+            balance(&board, stones, target, &mut tt, &Limits::nodes(5_000)).expect("a move");
         (board, found)
     }
 
@@ -246,7 +243,7 @@ mod swap2_tests {
             (Rule::Renju, ["h8", "i8", "d8"], 33),
         ] {
             let board = Board::<Bits256>::new(rule);
-            let found = swap2_opening(&board, 30, 200_000, &Stop::default());
+            let found = swap2_opening(&board, 30, &Limits::nodes(200_000));
             let pos: Vec<String> = found.moves.iter().map(|&c| g.format_pos(c)).collect();
             assert_eq!(pos, expected, "{rule}");
             assert!(found.score.abs() <= bound, "{rule}: {}", found.score);
@@ -260,7 +257,7 @@ mod swap2_tests {
         for (width, height) in [(5, 6), (6, 5), (5, 15), (15, 6)] {
             let g = crate::size::BoardSize::new(width, height).unwrap().geometry();
             let board = Board::<Bits256>::with_geometry(g, Rule::Freestyle);
-            let found = swap2_opening(&board, 30, 1_000, &Stop::default());
+            let found = swap2_opening(&board, 30, &Limits::nodes(1_000));
             let mut opening = board.clone();
             for &cell in &found.moves {
                 assert_eq!(opening.try_play(cell), Ok(crate::outcome::Outcome::Ongoing));
@@ -268,8 +265,8 @@ mod swap2_tests {
             assert_eq!(found.moves.len(), 3, "{width}x{height}");
         }
         let board = Board::<Bits256>::new(Rule::Freestyle);
-        let closest = swap2_opening(&board, -1, 2_000, &Stop::default());
-        let first = swap2_opening(&board, 30, 2_000, &Stop::default());
+        let closest = swap2_opening(&board, -1, &Limits::nodes(2_000));
+        let first = swap2_opening(&board, 30, &Limits::nodes(2_000));
         assert!(closest.score.abs() <= first.score.abs(), "{closest:?} {first:?}");
     }
 }

@@ -4,12 +4,12 @@
 //! moves that hold against the opponent's threats (gomoku boards, which keep the patterns
 //! the solver reads).
 
-use super::VCT_THREATS;
 use super::threats::{ThreatSearch, Threats};
+use super::{DEFENCE_VCT_NODES, VCT_THREATS};
 use crate::board::Board;
 use crate::eval::{self, evaluate};
 use crate::geometry::Cell;
-use crate::limits::Stop;
+use crate::limits::Limits;
 use crate::outcome::Outcome;
 use crate::score::Score;
 use crate::storage::Storage;
@@ -57,13 +57,16 @@ impl Defence {
 }
 
 /// The verdict on every legal move of the side to move in `board`, in the order of
-/// `Defence::rank`, with `nodes` for the opponent's VCT after each, until `stop` (the moves
-/// not reached are [`Verdict::Unchecked`]). The moves are checked in cell order; a win
-/// found is forced, a hold is as far as the budget sees.
-pub fn defences<B: Storage>(board: &Board<B>, nodes: u64, stop: &Stop) -> Vec<Defence> {
+/// `Defence::rank`, within `limits`: their nodes for the opponent's VCT after each move
+/// ([`DEFENCE_VCT_NODES`] if they set none), their deadline and flag for the whole check
+/// (the moves not reached are [`Verdict::Unchecked`]). The moves are checked in cell
+/// order; a win found is forced, a hold is as far as the budget sees.
+pub fn defences<B: Storage>(board: &Board<B>, limits: &Limits) -> Vec<Defence> {
     let mut board = board.clone();
     eval::prepare(&mut board);
-    let mut solver = ThreatSearch::new(stop.flag.clone());
+    let nodes = limits.nodes.unwrap_or(DEFENCE_VCT_NODES);
+    let stop = limits.stop();
+    let mut solver = ThreatSearch::new(limits);
     let over = || stop.is_due();
     let mut defences: Vec<Defence> = board
         .legal_moves()
@@ -103,7 +106,7 @@ mod tests {
 
     fn verdicts(moves: &str) -> (Board<Bits256>, Vec<Defence>) {
         let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
-        let defences = defences(&board, 20_000, &Stop::default());
+        let defences = defences(&board, &Limits::nodes(20_000));
         (board, defences)
     }
 
@@ -136,7 +139,7 @@ mod tests {
         let board = Board::<Bits256>::from_notation(Rule::Freestyle, "h8,i9").expect("legal");
         let flag = crate::limits::StopFlag::new();
         flag.raise();
-        let stopped = super::defences(&board, 20_000, &Stop::on(flag));
+        let stopped = super::defences(&board, &Limits::nodes(20_000).with_stop(flag));
         assert!(stopped.iter().all(|d| d.verdict == Verdict::Unchecked));
     }
 }

@@ -181,7 +181,7 @@ impl<'t, B: Storage> Searcher<'t, B> {
         if B::GEOMETRY.lines_span_board() {
             sym.push(SymmetricHash::from_board(&board));
         }
-        let stop = limits.stop.clone();
+        let threat = ThreatSearch::new(&limits);
         Searcher {
             board,
             tt,
@@ -193,7 +193,7 @@ impl<'t, B: Storage> Searcher<'t, B> {
             sym,
             nodes: 0,
             seldepth: 0,
-            threat: ThreatSearch::new(stop),
+            threat,
             root_moves: None,
             best_move_checks: BestMoveChecks::default(),
             multipv: 1,
@@ -342,10 +342,11 @@ impl<'t, B: Storage> Searcher<'t, B> {
 
         let max_depth =
             self.limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
-        // A small board searched without any limit is being solved: shallower iterations
-        // would be heuristic work about as costly as the proof, so go straight to full depth.
-        let unbounded = self.limits.unbounded();
-        let first_depth = if small && unbounded && max_depth >= empties { empties } else { 1 };
+        // A small board searched without a node or time limit is being solved: shallower
+        // iterations would be heuristic work about as costly as the proof, so go straight to
+        // full depth.
+        let solving = small && self.limits.exhaustive() && max_depth >= empties;
+        let first_depth = if solving { empties } else { 1 };
         self.deepen(first_depth..=max_depth, &mut result, on_info);
         result.stopped = self.clock.stopped();
         self.count_nodes(&mut result);

@@ -29,7 +29,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
@@ -207,20 +207,24 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     }
     drop(tx);
 
-    let interrupted = Arc::new(AtomicBool::new(false));
-    watch_interrupt(stop.clone(), interrupted.clone());
+    let interrupted = super::interrupt_flag();
     let started = Instant::now();
     let mut report = Report::new([args.name1.clone(), args.name2.clone()]);
     let mut failure = None;
     loop {
         let (index, first_is_black, record) = match rx.recv_timeout(Duration::from_millis(100)) {
             Ok(message) => message,
-            Err(RecvTimeoutError::Timeout) if interrupted.load(Ordering::Relaxed) => break,
+            Err(RecvTimeoutError::Timeout) if interrupted.is_raised() => {
+                // Games in progress end when their engines read the end of their input.
+                stop.raise();
+                break;
+            }
             Err(RecvTimeoutError::Timeout) => continue,
             Err(RecvTimeoutError::Disconnected) => break,
         };
-        if interrupted.load(Ordering::Relaxed) {
+        if interrupted.is_raised() {
             // Ended by the interrupt (its engines got the signal too): not counted.
+            stop.raise();
             break;
         }
         let record = match record {
@@ -267,7 +271,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             stop.raise();
         }
     }
-    let interrupted = interrupted.load(Ordering::Relaxed);
+    let interrupted = interrupted.is_raised();
     if !interrupted {
         for worker in workers {
             let _ = worker.join();
@@ -291,19 +295,6 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         Some(e) => Err(CliError::Match(e)),
         None => Ok(()),
     }
-}
-
-/// Raises `stop` and `interrupted` on Ctrl-C (SIGINT).
-fn watch_interrupt(stop: StopFlag, interrupted: Arc<AtomicBool>) {
-    std::thread::spawn(move || {
-        let Ok(runtime) = tokio::runtime::Builder::new_current_thread().enable_all().build() else {
-            return;
-        };
-        if runtime.block_on(tokio::signal::ctrl_c()).is_ok() {
-            interrupted.store(true, Ordering::Relaxed);
-            stop.raise();
-        }
-    });
 }
 
 /// `1h02m`, `3m05s` or `42s`.

@@ -20,6 +20,7 @@ use std::path::PathBuf;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use mnk_engine::board::PositionError;
+use mnk_engine::limits::StopFlag;
 use mnk_engine::rules::Rule;
 use mnk_engine::search::{MAX_THREADS, PARAMS, ParamError, SearchParams};
 use mnk_engine::size::BoardSize;
@@ -53,6 +54,22 @@ pub(crate) struct Cli {
     pub(crate) set: Vec<String>,
     #[command(subcommand)]
     pub(crate) command: Option<Tool>,
+}
+
+/// A flag a thread of its own raises at Ctrl-C (SIGINT): long tools (a match, a proof) stop
+/// with it and report what they have.
+pub(crate) fn interrupt_flag() -> StopFlag {
+    let flag = StopFlag::new();
+    let raised = flag.clone();
+    std::thread::spawn(move || {
+        let Ok(runtime) = tokio::runtime::Builder::new_current_thread().enable_all().build() else {
+            return;
+        };
+        if runtime.block_on(tokio::signal::ctrl_c()).is_ok() {
+            raised.raise();
+        }
+    });
+    flag
 }
 
 /// A `--set` assignment, checked against the tunables' names and ranges.

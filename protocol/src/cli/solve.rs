@@ -14,17 +14,15 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use mnk_engine::engine::Engine;
 use mnk_engine::game::Game;
+use mnk_engine::limits::Limits;
 use mnk_engine::outcome::Outcome;
 use mnk_engine::prove::certificate::cell_name;
-use mnk_engine::prove::grid::{Grid, bit};
-use mnk_engine::prove::search::{Answer, Budget, Progress};
-use mnk_engine::prove::{Position, Proof, Question, verify};
+use mnk_engine::prove::search::{Answer, BYTES_PER_POSITION, Progress};
+use mnk_engine::prove::{Position, Proof, Question, cell_point, verify};
 use mnk_engine::report::nodes_per_second;
 use mnk_engine::rules::Rule;
 use mnk_engine::size::BoardSize;
@@ -34,9 +32,6 @@ use super::{CliError, UsageError};
 
 /// The prover's table size unless `--hash-mb` says otherwise.
 const PROVER_HASH_MB: u32 = 4096;
-/// Memory one position of the prover's table takes, hash map overhead included (measured
-/// as the process's peak resident size over the positions held).
-const BYTES_PER_POSITION: usize = 64;
 
 /// `solve`'s options.
 #[derive(Debug, clap::Args)]
@@ -92,8 +87,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     if size == BoardSize::THREE || (size == BoardSize::FIVE && !wants_prover) {
         return search_small(size, args, out);
     }
-    let grid =
-        Grid::new(size.width() as u8, size.height() as u8).ok_or(UsageError::UnsolvableSize)?;
+    if !(5..=8).contains(&size.width()) || !(5..=8).contains(&size.height()) {
+        return Err(UsageError::UnsolvableSize.into());
+    }
     if args.rule != Rule::Freestyle && size != BoardSize::FIVE {
         return Err(UsageError::ProverRule(args.rule).into());
     }
@@ -105,13 +101,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     if game.outcome() != Outcome::Ongoing {
         return print_decided(&game, out);
     }
-    let (mut black, mut white) = (0u64, 0u64);
-    for (i, p) in game.history().iter().enumerate() {
-        let b = bit(p.x as u8, p.y as u8);
-        if i.is_multiple_of(2) { black |= b } else { white |= b }
-    }
-    let black_to_move = game.history().len().is_multiple_of(2);
-    let position = Position { grid, black, white, black_to_move };
+    let position = Position::of_game(&game).expect("a board from 5 to 8 a side, freestyle");
+    let black_to_move = position.black_to_move;
     let questions = match args.can_win.as_deref() {
         None => Question::BOTH.to_vec(),
         Some(side) => Question::BOTH
@@ -126,8 +117,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let hash_mb = args.hash_mb.unwrap_or(PROVER_HASH_MB) as usize;
     proof.set_max_positions((hash_mb << 20) / BYTES_PER_POSITION);
     let nodes_before = proof.nodes();
-    let interrupted = Arc::new(AtomicBool::new(false));
-    watch_interrupt(Arc::clone(&interrupted));
+    let interrupted = super::interrupt_flag();
     let start = Instant::now();
     let limit = args.time_limit.map(Duration::from_secs_f64);
     let mut last_report = Instant::now();
@@ -142,10 +132,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         if let Some(limit) = limit {
             slice = slice.min(limit.saturating_sub(start.elapsed()));
         }
-        let nodes =
-            args.max_nodes.map_or(0, |n| n.saturating_sub(proof.nodes() - nodes_before).max(1));
-        let budget = Budget { nodes, time: Some(slice), stop: Some(Arc::clone(&interrupted)) };
-        let outcome = proof.run(&budget, &mut progress);
+        let nodes = args.max_nodes.map(|n| n.saturating_sub(proof.nodes() - nodes_before).max(1));
+        let limits = Limits { nodes, ..Limits::time(slice).with_stop(interrupted.clone()) };
+        let outcome = proof.run(&limits, &mut progress);
         if proof.finished() {
             break outcome;
         }
@@ -154,7 +143,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
         let out_of_time = limit.is_some_and(|l| start.elapsed() >= l);
         let out_of_nodes = args.max_nodes.is_some_and(|n| proof.nodes() - nodes_before >= n);
-        if out_of_time || out_of_nodes || interrupted.load(Ordering::Relaxed) {
+        if out_of_time || out_of_nodes || interrupted.is_raised() {
             break None;
         }
     };
@@ -186,7 +175,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         save(path, &proof)?;
         writeln!(out, "state {}", path.display())?;
     }
-    if interrupted.load(Ordering::Relaxed) && !proof.finished() {
+    if interrupted.is_raised() && !proof.finished() {
         return Err(CliError::ProofInterrupted { state: args.state.clone() });
     }
     if let Some(path) = &args.certificate
@@ -203,22 +192,10 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 /// `best x,y`, or `best none`.
 fn write_best(out: &mut dyn Write, cell: Option<u8>) -> Result<(), CliError> {
     match cell {
-        Some(cell) => writeln!(out, "best {},{}", cell % 8, cell / 8)?,
+        Some(cell) => writeln!(out, "best {}", cell_point(cell))?,
         None => writeln!(out, "best none")?,
     }
     Ok(())
-}
-
-/// Raises `interrupted` on Ctrl-C (SIGINT), so that the proof stops and saves its state.
-fn watch_interrupt(interrupted: Arc<AtomicBool>) {
-    std::thread::spawn(move || {
-        let Ok(runtime) = tokio::runtime::Builder::new_current_thread().enable_all().build() else {
-            return;
-        };
-        if runtime.block_on(tokio::signal::ctrl_c()).is_ok() {
-            interrupted.store(true, Ordering::Relaxed);
-        }
-    });
 }
 
 fn file_error(option: &'static str, path: &Path, error: std::io::Error) -> CliError {
@@ -326,25 +303,28 @@ fn print_decided(game: &Game, out: &mut dyn Write) -> Result<(), CliError> {
 fn search_small(size: BoardSize, args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let game = Game::from_notation(size, args.rule, &args.moves).map_err(UsageError::Moves)?;
     let mut engine = Engine::with_hash_bytes((args.hash_mb.unwrap_or(16) as usize) << 20);
-    let solution = engine.solve(&game, !args.no_pairing).expect("a small board");
+    let interrupted = super::interrupt_flag();
+    let limits = Limits::until_stopped(interrupted);
+    let Some(solution) = engine.solve(&game, !args.no_pairing, &limits) else {
+        return Err(CliError::ProofInterrupted { state: None });
+    };
     let value = match game.outcome() {
-        Outcome::Ongoing => solution.value(),
+        Outcome::Ongoing => solution.value,
         Outcome::Draw => GameValue::Draw,
         // The side to move did not make the last move, so it lost.
         Outcome::Win(_) => GameValue::Loss,
     };
     writeln!(out, "value {value}")?;
-    match solution.best() {
+    match solution.best {
         Some(cell) => writeln!(out, "best {}", game.point(cell))?,
         None => writeln!(out, "best none")?,
     }
-    let search = &solution.search;
-    writeln!(out, "nodes {}", search.nodes)?;
+    writeln!(out, "nodes {}", solution.nodes)?;
     writeln!(
         out,
         "time_ms {:.3} nps {}",
-        search.time.as_secs_f64() * 1000.0,
-        nodes_per_second(search.nodes, search.time)
+        solution.time.as_secs_f64() * 1000.0,
+        nodes_per_second(solution.nodes, solution.time)
     )?;
     Ok(())
 }

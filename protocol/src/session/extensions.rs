@@ -1,17 +1,16 @@
-//! The scripting extensions: `PERFT` (a count, run as a job), `SHOW`, `EVAL` and `SOLVE`.
+//! The scripting extensions: `PERFT` (a count, run as a job), `SHOW`, `EVAL` and `SOLVE` (a
+//! proof, run as a job).
 
 use mnk_engine::color::Color;
 use mnk_engine::engine::Engine;
+use mnk_engine::prove::Position;
 use mnk_engine::score::format_score;
 use mnk_engine::size::BoardSize;
 
-use super::job::{PerftOutcome, Task};
+use super::job::{PerftOutcome, SolveOutcome, SolveTask, Task};
 use super::{Reaction, Session};
 use crate::error::SessionError;
 use crate::response::Response;
-
-/// Transposition-table bytes of `SOLVE`'s own engine.
-const SOLVE_HASH_BYTES: usize = 16 << 20;
 
 /// Deepest `PERFT` the protocol runs on each size: about a second of counting at most, on
 /// one thread (`YXSTOP` and `END` end it at once): depth 4 up to 256 cells (15×15: 0.4 s,
@@ -63,24 +62,33 @@ impl Session {
         Ok(Response::Message(format!("eval {score}")))
     }
 
-    /// `SOLVE`: the exact value of a small board's position and an optimal move.
-    pub(super) fn solve(&self) -> Result<Response, SessionError> {
+    /// `SOLVE`: the exact value of the position and an optimal move, as a job (`YXSTOP` and
+    /// `END` stop it): the small boards by the search, boards from 6 to 8 a side under
+    /// freestyle by the prover, with a table the size of the game's.
+    pub(super) fn solve(&mut self) -> Result<Reaction, SessionError> {
         let game = self.game()?;
-        if !game.size().is_small() {
-            return Err(SessionError::SolveNeedsASmallBoard);
+        if !game.size().is_small() && Position::of_game(game).is_none() {
+            return Err(SessionError::CannotSolve);
         }
         if game.outcome().is_decided() {
             return Err(SessionError::GameDecided);
         }
-        // A private engine: solving must not mix with (or spoil) the game's table.
-        let mut solver = Engine::with_hash_bytes(SOLVE_HASH_BYTES);
-        let solution = solver.solve(game, true).expect("a small board");
-        let best = solution.best().map_or("none".to_string(), |c| game.point(c).to_string());
-        let score = format_score(solution.score());
-        let nodes = solution.search.nodes;
-        let value = solution.value();
-        Ok(Response::Message(format!("value {value} best {best} score {score} nodes {nodes}")))
+        let task = SolveTask { game: game.clone(), hash_bytes: self.settings.hash_bytes() };
+        Ok(self.job(Task::Solve(task)))
     }
+}
+
+/// The answer to a finished `SOLVE`: `value V best x,y [score S] nodes N time_ms T`, or
+/// that it was stopped.
+pub(super) fn finish_solve(outcome: &SolveOutcome) -> Vec<Response> {
+    let ms = outcome.elapsed.as_millis();
+    let Some(solution) = &outcome.solution else {
+        return vec![SessionError::SolveStopped { ms }.into()];
+    };
+    let best = outcome.best.map_or("none".to_string(), |point| point.to_string());
+    let score = solution.score.map_or(String::new(), |s| format!(" score {}", format_score(s)));
+    let (value, nodes) = (solution.value, solution.nodes);
+    vec![Response::Message(format!("value {value} best {best}{score} nodes {nodes} time_ms {ms}"))]
 }
 
 /// The answer to a finished `PERFT`: its time and count, or that it was stopped.

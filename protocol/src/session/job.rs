@@ -6,11 +6,12 @@ use std::time::{Duration, Instant};
 
 use mnk_engine::engine::{Engine, Verdict};
 use mnk_engine::game::Game;
-use mnk_engine::limits::{Limits, Stop, StopFlag};
+use mnk_engine::limits::{Limits, StopFlag};
 use mnk_engine::notation::Point;
 use mnk_engine::perft::NodeCount;
 use mnk_engine::report::SearchResult;
 use mnk_engine::score::Score;
+use mnk_engine::solve::Solution;
 
 use crate::progress::Progress;
 use crate::response::Response;
@@ -52,6 +53,8 @@ pub enum Task {
     Balance(BalanceTask),
     /// A swap2 opening to propose (`SWAP2BOARD` with no stones).
     Swap2Opening(Swap2OpeningTask),
+    /// The exact value of the position (`SOLVE`), with an engine of its own.
+    Solve(SolveTask),
 }
 
 /// What a finished [`Job`] hands back: the engine it took, and the task's result.
@@ -75,6 +78,8 @@ pub enum TaskResult {
     Balance(Option<(Vec<Point>, Score)>),
     /// The opening a swap2 task chose: the stones, and white's score after them.
     Swap2Opening(Vec<Point>, Score),
+    /// A solve's.
+    Solve(SolveOutcome),
 }
 
 impl Job {
@@ -97,9 +102,10 @@ impl Job {
             }
             Task::Perft(game, depth) => {
                 let started = Instant::now();
-                let nodes = Engine::perft(&game, depth, &Stop::on(stop));
+                let nodes = Engine::perft(&game, depth, &Limits::until_stopped(stop));
                 TaskResult::Perft(PerftOutcome { depth, nodes, elapsed: started.elapsed() })
             }
+            Task::Solve(solve) => TaskResult::Solve(solve.run(stop)),
             Task::Defend(defend) => {
                 let engine = engine.as_ref().expect(ENGINE_HERE);
                 TaskResult::Defend(defend.run(engine, stop))
@@ -127,21 +133,18 @@ pub struct PerftOutcome {
     pub(super) elapsed: Duration,
 }
 
-/// The verdict on every legal move of the game's side to move (see
-/// [`Engine::defences`]): `nodes` for the opponent's threat search after each, until
-/// `deadline`.
+/// The verdict on every legal move of the game's side to move within `limits` (see
+/// [`Engine::defences`]).
 #[derive(Debug)]
 pub struct DefendTask {
     pub(super) game: Game,
-    pub(super) nodes: u64,
-    pub(super) deadline: Option<Instant>,
+    pub(super) limits: Limits,
 }
 
 impl DefendTask {
     fn run(self, engine: &Engine, flag: StopFlag) -> Vec<(Point, Verdict, Option<Point>)> {
-        let stop = Stop { deadline: self.deadline, flag: Some(flag) };
         let game = &self.game;
-        let defences = engine.defences(game, self.nodes, &stop);
+        let defences = engine.defences(game, &self.limits.with_stop(flag));
         defences
             .into_iter()
             .map(|defence| {
@@ -155,40 +158,37 @@ impl DefendTask {
     }
 }
 
-/// The placement of `stones` stones closest to `target` (see [`Engine::balance`]), each
-/// candidate searched with `nodes`, until `deadline`.
+/// The placement of `stones` stones closest to `target` within `limits` (see
+/// [`Engine::balance`]).
 #[derive(Debug)]
 pub struct BalanceTask {
     pub(super) game: Game,
     pub(super) stones: usize,
     pub(super) target: Score,
-    pub(super) nodes: u64,
-    pub(super) deadline: Option<Instant>,
+    pub(super) limits: Limits,
 }
 
 impl BalanceTask {
     fn run(self, engine: &mut Engine, flag: StopFlag) -> Option<(Vec<Point>, Score)> {
-        let stop = Stop { deadline: self.deadline, flag: Some(flag) };
-        let found = engine.balance(&self.game, self.stones, self.target, self.nodes, &stop)?;
+        let limits = self.limits.with_stop(flag);
+        let found = engine.balance(&self.game, self.stones, self.target, &limits)?;
         Some((found.moves.iter().map(|&cell| self.game.point(cell)).collect(), found.score))
     }
 }
 
 /// A swap2 opening to propose on the empty board of `game` (see
-/// [`Engine::swap2_opening`]): white within `margin` of even by searches of `nodes` nodes,
-/// until `deadline`.
+/// [`Engine::swap2_opening`]): white within `margin` of even, within `limits`.
 #[derive(Debug)]
 pub struct Swap2OpeningTask {
     pub(super) game: Game,
     pub(super) margin: Score,
-    pub(super) nodes: u64,
-    pub(super) deadline: Option<Instant>,
+    pub(super) limits: Limits,
 }
 
 impl Swap2OpeningTask {
     fn run(self, engine: &Engine, flag: StopFlag) -> (Vec<Point>, Score) {
-        let stop = Stop { deadline: self.deadline, flag: Some(flag) };
-        let found = engine.swap2_opening(&self.game, self.margin, self.nodes, &stop);
+        let limits = self.limits.with_stop(flag);
+        let found = engine.swap2_opening(&self.game, self.margin, &limits);
         (found.moves.iter().map(|&cell| self.game.point(cell)).collect(), found.score)
     }
 }
@@ -232,7 +232,7 @@ impl SearchTask {
         };
         let result = match self.purpose {
             Purpose::Ponder => {
-                engine.ponder(game, stop);
+                engine.ponder(game, limits);
                 SearchResult::default()
             }
             Purpose::NBest(n) => engine.go_nbest(game, limits, n, &mut report),
@@ -246,5 +246,33 @@ impl SearchTask {
             started: self.started,
             messages: self.messages,
         }
+    }
+}
+
+/// The exact value of `game`'s position (see [`Engine::solve`]), with an engine of its own
+/// (a table of `hash_bytes`), so that solving neither mixes with nor spoils the game's
+/// table; only the stop flag ends it.
+#[derive(Debug)]
+pub struct SolveTask {
+    pub(super) game: Game,
+    pub(super) hash_bytes: usize,
+}
+
+/// What a finished solve hands back: the solution, or `None` if it was stopped, and its
+/// best move as a point.
+#[derive(Debug)]
+pub struct SolveOutcome {
+    pub(super) solution: Option<Solution>,
+    pub(super) best: Option<Point>,
+    pub(super) elapsed: Duration,
+}
+
+impl SolveTask {
+    fn run(self, stop: StopFlag) -> SolveOutcome {
+        let started = Instant::now();
+        let mut engine = Engine::with_hash_bytes(self.hash_bytes);
+        let solution = engine.solve(&self.game, true, &Limits::until_stopped(stop));
+        let best = solution.as_ref().and_then(|s| s.best).map(|cell| self.game.point(cell));
+        SolveOutcome { solution, best, elapsed: started.elapsed() }
     }
 }

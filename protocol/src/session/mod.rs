@@ -45,7 +45,7 @@ pub use job::{
     BalanceTask, DefendTask, Job, JobOutcome, PerftOutcome, Purpose, SearchOutcome, SearchTask,
     Swap2OpeningTask, Task, TaskResult,
 };
-pub use position::{SWAP2_MARGIN, SWAP2_OPENING_NODES, position_from_stones};
+pub use position::{SWAP2_MARGIN, position_from_stones};
 pub use settings::{
     DEFAULT_TURN_MS, MAX_DEPTH, MEMORY_RESERVE_BYTES, Settings, TABLE_MOVES,
     TABLE_NODES_PER_SECOND, THREAD_RESERVE_BYTES,
@@ -201,7 +201,7 @@ impl Session {
             Command::Perft(depth) => self.perft(depth),
             Command::Show => self.show().map(reply),
             Command::Eval => self.eval().map(|line| reply(vec![line])),
-            Command::Solve => self.solve().map(|line| reply(vec![line])),
+            Command::Solve => self.solve(),
             Command::Invalid(invalid) => Err(SessionError::Invalid(invalid)),
             Command::Unknown(text) => Ok(reply(vec![Response::Unknown(text)])),
         };
@@ -307,7 +307,7 @@ impl Session {
     /// A job for `task`, with the engine if the task needs one.
     fn job(&mut self, task: Task) -> Reaction {
         let engine = match task {
-            Task::Perft(..) => None,
+            Task::Perft(..) | Task::Solve(..) => None,
             _ => Some(self.take_engine()),
         };
         Reaction::Think(Box::new(Job { engine, task }))
@@ -369,6 +369,7 @@ impl Session {
         match outcome.result {
             TaskResult::Search(outcome) => self.finish_search(outcome),
             TaskResult::Perft(outcome) => extensions::finish_perft(&outcome),
+            TaskResult::Solve(outcome) => extensions::finish_solve(&outcome),
             TaskResult::Defend(verdicts) => yixin::finish_defend(&verdicts),
             TaskResult::Balance(found) => self.finish_balance(found),
             TaskResult::Swap2Opening(stones, score) => self.finish_swap2_opening(stones, score),

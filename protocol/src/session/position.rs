@@ -3,7 +3,9 @@
 
 use std::time::Instant;
 
+use mnk_engine::engine::SWAP2_NODES;
 use mnk_engine::game::Game;
+use mnk_engine::limits::Limits;
 use mnk_engine::rules::Rule;
 use mnk_engine::score::{Score, format_score};
 use mnk_engine::size::BoardSize;
@@ -18,9 +20,6 @@ use crate::response::Response;
 /// Score below which white gives up its side in swap2 (evaluation units); a swap2 opening
 /// mnk proposes leaves white within it of even.
 pub const SWAP2_MARGIN: i32 = 30;
-/// Nodes of each search that judges a swap2 opening to propose (see
-/// [`mnk_engine::engine::Engine::swap2_opening`]): about 0.1 s on 15×15, one or two per opening there.
-pub const SWAP2_OPENING_NODES: u64 = 200_000;
 
 impl Session {
     /// `SWAP2BOARD`: with no stones, propose an opening mnk judges balanced (a job, within
@@ -39,12 +38,8 @@ impl Session {
         let mut fresh = Game::new(size, rule);
         if points.is_empty() {
             let deadline = self.turn_limits(&fresh, received).deadline;
-            let task = Swap2OpeningTask {
-                game: fresh,
-                margin: SWAP2_MARGIN,
-                nodes: SWAP2_OPENING_NODES,
-                deadline,
-            };
+            let limits = Limits { nodes: Some(SWAP2_NODES), deadline, ..Limits::default() };
+            let task = Swap2OpeningTask { game: fresh, margin: SWAP2_MARGIN, limits };
             return Ok(self.job(Task::Swap2Opening(task)));
         }
         for &point in &points {

@@ -4,7 +4,8 @@
 
 use std::time::Instant;
 
-use mnk_engine::engine::{DEFENCE_NODES, MAX_HASH_BYTES, MAX_THREADS, Verdict};
+use mnk_engine::engine::{BALANCE_NODES, DEFENCE_NODES, MAX_HASH_BYTES, MAX_THREADS, Verdict};
+use mnk_engine::limits::Limits;
 use mnk_engine::notation::{Point, format_pos};
 use mnk_engine::rules::Rule;
 use mnk_engine::score::{Score, format_score, loss_in, win_in};
@@ -47,7 +48,7 @@ impl Session {
 
     /// `YXSEARCHDEFEND` (boards larger than 5×5): a job that checks every legal move of the side to move
     /// for a threat-sequence win of the opponent after it, [`DEFENCE_NODES`] a move,
-    /// within the turn's limit counted from `received`.
+    /// within the turn's time counted from `received`.
     pub(super) fn search_defend(&mut self, received: Instant) -> Result<Reaction, SessionError> {
         let game = self.game()?;
         if game.size().is_small() {
@@ -57,19 +58,16 @@ impl Session {
             return Err(SessionError::GameDecided);
         }
         let deadline = self.turn_limits(game, received).deadline;
-        let task = DefendTask { game: game.clone(), nodes: DEFENCE_NODES, deadline };
+        let limits = Limits { nodes: Some(DEFENCE_NODES), deadline, ..Limits::default() };
+        let task = DefendTask { game: game.clone(), limits };
         Ok(self.job(Task::Defend(task)))
     }
 }
 
-/// Main-search nodes for each placement `YXBALANCEONE`/`YXBALANCETWO` searches (within
-/// the turn's time).
-pub(super) const BALANCE_NODES: u64 = 20_000;
-
 impl Session {
     /// `YXBALANCEONE`/`YXBALANCETWO`: a job that finds the placement of `stones` stones
-    /// after which the score is closest to `target`, within the turn's limit counted from
-    /// `received`.
+    /// after which the score is closest to `target`, [`BALANCE_NODES`] for each placement
+    /// it searches, within the turn's time counted from `received`.
     pub(super) fn balance(
         &mut self,
         stones: usize,
@@ -81,7 +79,8 @@ impl Session {
             return Err(SessionError::GameDecided);
         }
         let deadline = self.turn_limits(&game, received).deadline;
-        let task = BalanceTask { game, stones, target, nodes: BALANCE_NODES, deadline };
+        let limits = Limits { nodes: Some(BALANCE_NODES), deadline, ..Limits::default() };
+        let task = BalanceTask { game, stones, target, limits };
         Ok(self.job(Task::Balance(task)))
     }
 

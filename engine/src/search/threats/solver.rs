@@ -12,7 +12,7 @@ use super::knowledge::{
 use super::table::{THREAT_TABLE_BITS, ThreatEntry, ThreatTable, VCF_SALT};
 use crate::board::Board;
 use crate::geometry::Cell;
-use crate::limits::{Stop, StopFlag};
+use crate::limits::{Limits, Stop};
 use crate::outcome::Outcome;
 use crate::pattern::keys::PatternState;
 use crate::search::keyed::{pack, unpack_cell, unpack_key};
@@ -136,12 +136,13 @@ pub(crate) struct ThreatSearch {
 const THREAT_CHECK_INTERVAL: u64 = 1024;
 
 impl ThreatSearch {
-    /// A solver that also gives up as soon as `flag` is raised.
-    pub(crate) fn new(flag: Option<StopFlag>) -> ThreatSearch {
+    /// A solver for a job within `limits`: it gives up as soon as their flag is raised
+    /// (each solve has its own node budget and deadline within the job's).
+    pub(crate) fn new(limits: &Limits) -> ThreatSearch {
         ThreatSearch {
             nodes: 0,
             budget_end: 0,
-            stop: Stop { deadline: None, flag },
+            stop: Stop { deadline: None, flag: limits.stop.clone() },
             threes: false,
             prune: true,
             table: ThreatTable { entries: Vec::new() },

@@ -11,6 +11,7 @@ use crate::board::Board;
 use crate::color::Color;
 use crate::eval::weights::{PATTERN_POTENTIAL, Role};
 use crate::geometry::Cell;
+use crate::limits::Limits;
 use crate::outcome::Outcome;
 use crate::pattern::Pattern;
 use crate::pattern::keys::PatternState;
@@ -50,7 +51,7 @@ fn parts(win: Option<Win>) -> (Option<usize>, Option<Cell>) {
 fn solve_position(rule: Rule, moves: &str, threats: Threats) -> (Option<usize>, Option<Cell>) {
     let mut board = Board::<Bits256>::from_notation(rule, moves).expect("legal");
     let before = board.clone();
-    let win = ThreatSearch::new(None).solve(&mut board, threats, 10, 100_000, None);
+    let win = ThreatSearch::new(&Limits::default()).solve(&mut board, threats, 10, 100_000, None);
     assert_eq!(board.history(), before.history(), "the board is restored");
     parts(win)
 }
@@ -130,14 +131,14 @@ fn the_table_changes_no_result_and_a_stopped_solve_stores_nothing() {
     };
     // One solver carries its table from position to position (and back to the first);
     // each answer must equal a fresh solver's.
-    let mut shared = ThreatSearch::new(None);
+    let mut shared = ThreatSearch::new(&Limits::default());
     for moves in positions.iter().chain(&positions) {
-        let fresh = solve(&mut ThreatSearch::new(None), moves, (100_000, None));
+        let fresh = solve(&mut ThreatSearch::new(&Limits::default()), moves, (100_000, None));
         assert_eq!(solve(&mut shared, moves, (100_000, None)), fresh, "{moves}");
     }
     // A solve out of nodes (the win takes about 13,000) or time gives up and leaves
     // nothing in the table that would hide the shortest win from the next solve.
-    let mut solver = ThreatSearch::new(None);
+    let mut solver = ThreatSearch::new(&Limits::default());
     assert_eq!(solve(&mut solver, WIN_IN_13, (5_000, None)).0, None);
     assert_eq!(solve(&mut solver, WIN_IN_13, (10_000, Some(Instant::now()))).0, None);
     assert_eq!(solve(&mut solver, WIN_IN_13, (100_000, None)).0, Some(13));
@@ -147,7 +148,7 @@ fn the_table_changes_no_result_and_a_stopped_solve_stores_nothing() {
 /// last move wins by force (the solver's wins are forced).
 fn every_reply_loses(rule: Rule, reply_to: &str) -> bool {
     let mut board = Board::<Bits256>::from_notation(rule, reply_to).expect("legal");
-    let mut solver = ThreatSearch::new(None);
+    let mut solver = ThreatSearch::new(&Limits::default());
     board.legal_moves().iter().all(|reply| {
         let refuted = board.play_unchecked(reply) == Outcome::Ongoing && {
             solver.solve(&mut board, Threats::FoursAndThrees, 14, 3_000_000, None).is_some()
@@ -208,7 +209,7 @@ fn the_solver_prunings_change_no_result() {
     for board in &boards {
         for threats in [Threats::Fours, Threats::FoursAndThrees] {
             let solve = |prune: bool| {
-                let mut solver = ThreatSearch::new(None);
+                let mut solver = ThreatSearch::new(&Limits::default());
                 solver.prune = prune;
                 let mut board = board.clone();
                 let (plies, first) = parts(solver.solve(&mut board, threats, 6, 1 << 40, None));
@@ -265,7 +266,8 @@ fn against_renju_black_a_last_plain_four_wins_when_its_block_is_forbidden() {
     let g = Bits256::GEOMETRY;
     let forbidden = board.forbidden_among(board.empty_cells());
     assert_eq!(forbidden.iter().map(|c| g.format_pos(c)).collect::<Vec<_>>(), ["g8"]);
-    let win = ThreatSearch::new(None).solve(&mut board, Threats::Fours, 1, 1000, None);
+    let win =
+        ThreatSearch::new(&Limits::default()).solve(&mut board, Threats::Fours, 1, 1000, None);
     let (plies, first) = parts(win);
     assert_eq!((plies, first.map(|c| g.format_pos(c))), (Some(3), Some("g4".to_string())));
 
@@ -274,7 +276,8 @@ fn against_renju_black_a_last_plain_four_wins_when_its_block_is_forbidden() {
     // g5 g6 g7; black must block at h7, then g4 wins as above.
     let moves = "d8,g5,e8,g6,f8,d7,h8,e7,i8,f7,g3,a15,g9,o15,c7";
     let mut board = Board::<Bits256>::from_notation(Rule::Renju, moves).expect("legal");
-    let win = ThreatSearch::new(None).solve(&mut board, Threats::Fours, 2, 1000, None);
+    let win =
+        ThreatSearch::new(&Limits::default()).solve(&mut board, Threats::Fours, 2, 1000, None);
     let (plies, first) = parts(win);
     assert_eq!((plies, first.map(|c| g.format_pos(c))), (Some(5), Some("g7".to_string())));
 }
@@ -325,7 +328,7 @@ const WHITE_WINS_WITH_A_FREE_MOVE: &str = "g6,i6,j10,i5,i8,j5,h7,j9";
 fn refutations(nodes: u64, guided: bool) -> (Vec<Cell>, u64) {
     let mut board = Board::<Bits256>::from_notation(Rule::Freestyle, WHITE_WINS_WITH_A_FREE_MOVE)
         .expect("legal");
-    let mut learner = ThreatSearch::new(None);
+    let mut learner = ThreatSearch::new(&Limits::default());
     board.pass();
     let win = learner.solve(&mut board, Threats::FoursAndThrees, 12, 100_000, None);
     board.undo_pass();
@@ -334,7 +337,7 @@ fn refutations(nodes: u64, guided: bool) -> (Vec<Cell>, u64) {
     let hints = learner.hints.take();
     let (mut refuted, mut spent) = (Vec::new(), 0);
     for cell in crate::movegen::candidates(&board).iter() {
-        let mut solver = ThreatSearch::new(None);
+        let mut solver = ThreatSearch::new(&Limits::default());
         if guided {
             solver.hints.clone_from(&hints);
         }
