@@ -477,15 +477,42 @@ fn datagen_labels_every_position_of_its_games_the_same_way_on_any_thread_count()
     }
 }
 
+/// `help params` lists the tunables under their areas (the search's prunings, the root's
+/// threat searches, the clock, the time of a move, ...), each with its default and range,
+/// and `--set` takes the ones that used to be constants.
 #[test]
 fn help_params_lists_every_tunable_with_its_default_and_range() {
     let out = pbrain(&["help", "params"]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
-    for name in ["lmr_divisor_x100", "futility_margin", "threat_time_percent"] {
-        let line = text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{text}"));
+    for area in ["main search:", "root threat searches:", "clock within a move:", "time of a move:"]
+    {
+        assert!(text.lines().any(|l| l == area), "{area}\n{text}");
+    }
+    for name in [
+        "lmr_divisor_x100",
+        "futility_margin",
+        "threat_time_percent",
+        "root_vct_nodes",
+        "unsettled_stretch_percent",
+        "time_max_moves_left",
+        "history_scale",
+    ] {
+        let line = text.lines().find(|l| l.trim_start().starts_with(name));
+        let line = line.unwrap_or_else(|| panic!("{name}\n{text}"));
         assert!(line.contains("..="), "{line}");
     }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-mnk"))
+        .args(["--set", "time_margin_ms=40", "--set", "root_vct_nodes=0"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(b"START 15\nEND\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(stdout_lines(&out), ["OK"]);
 }
 
 #[test]

@@ -53,15 +53,12 @@ pub const DEFAULT_HASH_BYTES: usize = 64 << 20;
 /// huge page, about 2 ms here, so a command that comes in meanwhile waits no longer.
 pub const TOUCH_STEP_BYTES: usize = 2 << 20;
 
-/// Threat-search nodes a move gets in the root's defence check (and in
-/// [`Engine::defences`] from a front end asking the same).
-pub use crate::search::DEFENCE_VCT_NODES as DEFENCE_NODES;
 /// Most best moves [`Engine::go_nbest`] finds.
 pub use crate::search::MAX_MULTIPV as MAX_NBEST;
 /// Most threads a search runs.
 pub use crate::search::MAX_THREADS;
 
-pub use crate::search::balance::{BALANCE_NODES, Balance, SWAP2_NODES};
+pub use crate::search::balance::Balance;
 pub use crate::search::defend::{Defence, Verdict};
 
 /// A program that chooses moves.
@@ -259,16 +256,17 @@ impl Engine {
     }
 
     /// The verdict on every legal move of `game`'s side to move against the opponent's
-    /// threat sequences, within `limits`: their nodes for each move ([`DEFENCE_NODES`] if
-    /// they set none), their deadline and flag for the whole check (see
-    /// [`defend::defences`]).
+    /// threat sequences, within `limits`: their nodes for each move (the tunable
+    /// `defence_vct_nodes` if they set none, as the root's defence check gets), their
+    /// deadline and flag for the whole check (see [`defend::defences`]).
     pub fn defences(&self, game: &Game, limits: &Limits) -> Vec<Defence> {
-        with_game!(game, board => defend::defences(board, limits))
+        with_game!(game, board => defend::defences(board, limits, &self.params))
     }
 
     /// The placement of `stones` stones (1 or 2) after which the score is closest to
-    /// `target`, each candidate searched on the engine's table with the nodes of `limits`,
-    /// until their deadline or flag (see [`balance::balance`]).
+    /// `target`, each candidate searched on the engine's table with the nodes of `limits`
+    /// (the tunable `balance_nodes` if they set none), until their deadline or flag (see
+    /// [`balance::balance`]).
     pub fn balance(
         &mut self,
         game: &Game,
@@ -276,16 +274,22 @@ impl Engine {
         target: Score,
         limits: &Limits,
     ) -> Option<Balance> {
+        let params = self.params;
         let tt = &mut self.table_for((game.size(), game.rule())).tt;
-        with_game!(game, board => balance::balance(board, stones, target, tt, limits))
+        with_game!(game, board => balance::balance(board, stones, target, tt, limits, &params))
     }
 
     /// A swap2 opening to propose on `game`'s board under its rule, white within `margin` of
-    /// even by searches with the nodes of `limits`, until their deadline or flag (see
-    /// [`balance::swap2_opening`]).
+    /// even by searches with the nodes of `limits` (the tunable `swap2_nodes` if they set
+    /// none), until their deadline or flag (see [`balance::swap2_opening`]).
     pub fn swap2_opening(&self, game: &Game, margin: Score, limits: &Limits) -> Balance {
         let empty = Game::new(game.size(), game.rule());
-        with_game!(&empty, board => balance::swap2_opening(board, margin, limits))
+        with_game!(&empty, board => balance::swap2_opening(board, margin, limits, &self.params))
+    }
+
+    /// The search's tunables (see [`crate::search::params`]).
+    pub fn params(&self) -> &SearchParams {
+        &self.params
     }
 
     /// The exact value of `game`'s position and an optimal move, within `limits` (`None`

@@ -3,11 +3,11 @@
 //! target as mnk can find — the tool GUIs use to make fair openings.
 //!
 //! Every candidate placement (each candidate move, or each candidate move and candidate
-//! reply) is scored by the static evaluation; the [`BALANCE_REFINED`] placements closest
-//! to the target are searched with a node limit, and the one whose search score is closest
+//! reply) is scored by the static evaluation; the `balance_refined` placements closest to
+//! the target are searched with a node limit, and the one whose search score is closest
 //! wins (ties to the statically closer).
 
-use super::search;
+use super::{SearchParams, Searcher};
 use crate::board::Board;
 use crate::eval::{self, evaluate};
 use crate::geometry::Cell;
@@ -18,16 +18,6 @@ use crate::rules::Rule;
 use crate::score::Score;
 use crate::storage::Storage;
 use crate::tt::TranspositionTable;
-
-/// Placements closest to the target by the static evaluation that are searched.
-pub const BALANCE_REFINED: usize = 48;
-
-/// Main-search nodes for each placement [`balance`] searches, unless its limits set others.
-pub const BALANCE_NODES: u64 = 20_000;
-
-/// Nodes of each search that judges a swap2 opening ([`swap2_opening`]), unless its limits
-/// set others: about 0.1 s on 15×15, one or two per opening there.
-pub const SWAP2_NODES: u64 = 200_000;
 
 /// A placement and its score.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,18 +30,19 @@ pub struct Balance {
 
 /// The placement of `stones` stones (1: the side to move's; 2: that and the opponent's
 /// reply) after which the position's score, for the side to move then, is closest to
-/// `target`: each of the [`BALANCE_REFINED`] statically closest placements searched with
-/// `tt` and the nodes of `limits` ([`BALANCE_NODES`] if they set none), until their deadline
-/// or flag (at least one is always searched). `None` if no placement leaves the game
-/// undecided.
+/// `target`: each of the `params.balance_refined` statically closest placements searched
+/// with `params`, `tt` and the nodes of `limits` (`params.balance_nodes` if they set none),
+/// until their deadline or flag (at least one is always searched). `None` if no placement
+/// leaves the game undecided.
 pub fn balance<B: Storage>(
     board: &Board<B>,
     stones: usize,
     target: Score,
     tt: &mut TranspositionTable,
     limits: &Limits,
+    params: &SearchParams,
 ) -> Option<Balance> {
-    let limits = limits.clone().nodes_or(BALANCE_NODES);
+    let limits = limits.clone().nodes_or(u64::try_from(params.balance_nodes).expect("above 0"));
     let stop = limits.stop();
     let mut board = board.clone();
     eval::prepare(&mut board);
@@ -76,14 +67,16 @@ pub fn balance<B: Storage>(
         (*distance, moves.iter().map(|cell| cell.index()).collect::<Vec<_>>())
     });
     let mut best: Option<Balance> = None;
-    for (_, moves) in placements.into_iter().take(BALANCE_REFINED) {
+    let refined = usize::try_from(params.balance_refined).expect("at least 1");
+    for (_, moves) in placements.into_iter().take(refined) {
         if best.is_some() && stop.is_due() {
             break;
         }
         for &cell in &moves {
             board.play_unchecked(cell);
         }
-        let result = search(&board, tt, limits.each_search(), &mut |_| {});
+        let searcher = Searcher::new(board.clone(), tt, limits.each_search());
+        let result = searcher.with_params(*params).run(&mut |_| {});
         for _ in &moves {
             board.undo_unchecked();
         }
@@ -144,12 +137,17 @@ pub fn swap2_shapes(rule: Rule) -> &'static [Swap2Shape] {
 pub const SWAP2_TABLE_BYTES: usize = 16 << 20;
 
 /// A swap2 opening to propose on `board` (empty): three stones, black, white, black, after
-/// which white, to move, scores within `margin` of even by a search of the nodes of
-/// `limits` ([`SWAP2_NODES`] if they set none) — the first of the rule's [`swap2_shapes`] on
-/// the board that does, else the closest, until their deadline or flag (at least one is
-/// searched), with its score for white.
-pub fn swap2_opening<B: Storage>(board: &Board<B>, margin: Score, limits: &Limits) -> Balance {
-    let limits = limits.clone().nodes_or(SWAP2_NODES);
+/// which white, to move, scores within `margin` of even by a search with `params` of the
+/// nodes of `limits` (`params.swap2_nodes` if they set none) — the first of the rule's
+/// [`swap2_shapes`] on the board that does, else the closest, until their deadline or flag
+/// (at least one is searched), with its score for white.
+pub fn swap2_opening<B: Storage>(
+    board: &Board<B>,
+    margin: Score,
+    limits: &Limits,
+    params: &SearchParams,
+) -> Balance {
+    let limits = limits.clone().nodes_or(u64::try_from(params.swap2_nodes).expect("above 0"));
     let stop = limits.stop();
     let g = board.geometry();
     let centre = ((g.width() / 2) as i32, (g.height() / 2) as i32);
@@ -175,7 +173,8 @@ pub fn swap2_opening<B: Storage>(board: &Board<B>, margin: Score, limits: &Limit
             opening.play_unchecked(cell);
         }
         let mut tt = TranspositionTable::with_bytes(SWAP2_TABLE_BYTES);
-        let score = search(&opening, &mut tt, limits.each_search(), &mut |_| {}).score();
+        let searcher = Searcher::new(opening, &mut tt, limits.each_search());
+        let score = searcher.with_params(*params).run(&mut |_| {}).score();
         if best.as_ref().is_none_or(|b| score.abs() < b.score.abs()) {
             best = Some(Balance { moves, score });
         }
@@ -196,7 +195,8 @@ mod tests {
         let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
         let mut tt = TranspositionTable::with_bytes(1 << 22);
         let found =
-            balance(&board, stones, target, &mut tt, &Limits::nodes(5_000)).expect("a move");
+            balance(&board, stones, target, &mut tt, &Limits::nodes(5_000), &SearchParams::DEFAULT)
+                .expect("a move");
         (board, found)
     }
 
@@ -243,7 +243,7 @@ mod swap2_tests {
             (Rule::Renju, ["h8", "i8", "d8"], 33),
         ] {
             let board = Board::<Bits256>::new(rule);
-            let found = swap2_opening(&board, 30, &Limits::nodes(200_000));
+            let found = swap2_opening(&board, 30, &Limits::nodes(200_000), &SearchParams::DEFAULT);
             let pos: Vec<String> = found.moves.iter().map(|&c| g.format_pos(c)).collect();
             assert_eq!(pos, expected, "{rule}");
             assert!(found.score.abs() <= bound, "{rule}: {}", found.score);
@@ -257,7 +257,7 @@ mod swap2_tests {
         for (width, height) in [(5, 6), (6, 5), (5, 15), (15, 6)] {
             let g = crate::size::BoardSize::new(width, height).unwrap().geometry();
             let board = Board::<Bits256>::with_geometry(g, Rule::Freestyle);
-            let found = swap2_opening(&board, 30, &Limits::nodes(1_000));
+            let found = swap2_opening(&board, 30, &Limits::nodes(1_000), &SearchParams::DEFAULT);
             let mut opening = board.clone();
             for &cell in &found.moves {
                 assert_eq!(opening.try_play(cell), Ok(crate::outcome::Outcome::Ongoing));
@@ -265,8 +265,8 @@ mod swap2_tests {
             assert_eq!(found.moves.len(), 3, "{width}x{height}");
         }
         let board = Board::<Bits256>::new(Rule::Freestyle);
-        let closest = swap2_opening(&board, -1, &Limits::nodes(2_000));
-        let first = swap2_opening(&board, 30, &Limits::nodes(2_000));
+        let closest = swap2_opening(&board, -1, &Limits::nodes(2_000), &SearchParams::DEFAULT);
+        let first = swap2_opening(&board, 30, &Limits::nodes(2_000), &SearchParams::DEFAULT);
         assert!(closest.score.abs() <= first.score.abs(), "{closest:?} {first:?}");
     }
 }

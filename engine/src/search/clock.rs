@@ -4,6 +4,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::SearchParams;
 use crate::geometry::Cell;
 use crate::limits::{Limits, Stop};
 use crate::score::Score;
@@ -11,23 +12,6 @@ use crate::score::Score;
 /// How often (in nodes) the clock and the stop flag are read: often enough that even a slow
 /// node rate reacts within a millisecond or so.
 pub const CHECK_INTERVAL_NODES: u64 = 128;
-
-/// Iterative deepening starts no new iteration once this fraction of the time aimed at is
-/// spent: the next iteration would most likely not finish.
-pub const NEW_ITERATION_FRACTION: f64 = 0.65;
-
-/// Stretch of the time aimed at (see `SearchClock::set_stretch`) after an iteration that
-/// changed the best move ...
-pub const UNSETTLED_STRETCH: f64 = 2.0;
-/// ... after one whose iteration before changed it ...
-pub const SETTLING_STRETCH: f64 = 1.4;
-/// ... after one whose score fell by [`FALLING_SCORE`] or more ...
-pub const FALLING_STRETCH: f64 = 1.5;
-/// ... (evaluation units: about 5 % of the expected result) ...
-pub const FALLING_SCORE: Score = 30;
-/// ... and with a single move to search at the root (a forced block): its iterations are
-/// quick, and the time is worth more at the next move.
-pub const FORCED_STRETCH: f64 = 0.1;
 
 /// The running check of a search's [`Limits`].
 #[derive(Debug)]
@@ -84,16 +68,17 @@ impl SearchClock {
         self.stopped
     }
 
-    /// Whether there is time for another iteration: less than [`NEW_ITERATION_FRACTION`] of
+    /// Whether there is time for another iteration: less than `new_iteration_percent` of
     /// the aim, as stretched, is spent.
-    pub(crate) fn may_start_iteration(&mut self) -> bool {
+    pub(crate) fn may_start_iteration(&mut self, params: &SearchParams) -> bool {
+        let fraction = percent(params.new_iteration_percent);
         if self.stop.flag_raised() {
             self.stopped = true;
         }
         !self.stopped
             && self
                 .stretched_aim()
-                .is_none_or(|aim| self.start.elapsed().as_secs_f64() < aim * NEW_ITERATION_FRACTION)
+                .is_none_or(|aim| self.start.elapsed().as_secs_f64() < aim * fraction)
     }
 
     /// Scales the time aimed at by `stretch` for the decisions to start iterations, within
@@ -161,31 +146,46 @@ pub(crate) struct Stability {
 
 impl Stability {
     /// The stretch after an iteration whose best move is `best` with `score`; `forced`: the
-    /// root has a single move to search.
-    pub(crate) fn stretch_after(&mut self, best: Cell, score: Score, forced: bool) -> f64 {
+    /// root has a single move to search. The stretches are `params`' `*_stretch_percent`.
+    pub(crate) fn stretch_after(
+        &mut self,
+        best: Cell,
+        score: Score,
+        forced: bool,
+        params: &SearchParams,
+    ) -> f64 {
         let before = self.last.replace((best, score));
         let settling = std::mem::replace(&mut self.changed, false);
         let Some((last_best, last_score)) = before else {
-            return if forced { FORCED_STRETCH } else { 1.0 };
+            return if forced { percent(params.forced_stretch_percent) } else { 1.0 };
         };
         self.changed = best != last_best;
-        if forced {
-            FORCED_STRETCH
+        percent(if forced {
+            params.forced_stretch_percent
         } else if self.changed {
-            UNSETTLED_STRETCH
-        } else if last_score - score >= FALLING_SCORE {
-            FALLING_STRETCH
+            params.unsettled_stretch_percent
+        } else if last_score - score >= params.falling_score {
+            params.falling_stretch_percent
         } else if settling {
-            SETTLING_STRETCH
+            params.settling_stretch_percent
         } else {
-            1.0
-        }
+            100
+        })
     }
+}
+
+/// `value` percent as a fraction.
+pub(crate) fn percent(value: i32) -> f64 {
+    f64::from(value) / 100.0
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const P: SearchParams = SearchParams::DEFAULT;
+    const FORCED_STRETCH: f64 = 0.1;
+    const UNSETTLED_STRETCH: f64 = 2.0;
 
     fn check(target_ms: u64, limit_ms: u64) -> SearchClock {
         let now = Instant::now();
@@ -238,14 +238,14 @@ mod tests {
     fn a_new_best_move_or_a_falling_score_stretches_the_aim() {
         let (a, b) = (Cell::from_index(1), Cell::from_index(2));
         let mut s = Stability::default();
-        assert_eq!(s.stretch_after(a, 50, false), 1.0);
-        assert_eq!(s.stretch_after(a, 40, false), 1.0);
-        assert_eq!(s.stretch_after(a, 40 - FALLING_SCORE, false), FALLING_STRETCH);
-        assert_eq!(s.stretch_after(b, 0, false), UNSETTLED_STRETCH);
-        assert_eq!(s.stretch_after(b, 0, false), SETTLING_STRETCH);
-        assert_eq!(s.stretch_after(b, 0, false), 1.0);
-        assert_eq!(s.stretch_after(a, 0, true), FORCED_STRETCH);
+        assert_eq!(s.stretch_after(a, 50, false, &P), 1.0);
+        assert_eq!(s.stretch_after(a, 40, false, &P), 1.0);
+        assert_eq!(s.stretch_after(a, 40 - P.falling_score, false, &P), 1.5, "falling");
+        assert_eq!(s.stretch_after(b, 0, false, &P), UNSETTLED_STRETCH);
+        assert_eq!(s.stretch_after(b, 0, false, &P), 1.4, "settling");
+        assert_eq!(s.stretch_after(b, 0, false, &P), 1.0);
+        assert_eq!(s.stretch_after(a, 0, true, &P), FORCED_STRETCH);
         let mut forced = Stability::default();
-        assert_eq!(forced.stretch_after(a, 0, true), FORCED_STRETCH);
+        assert_eq!(forced.stretch_after(a, 0, true, &P), FORCED_STRETCH);
     }
 }

@@ -9,6 +9,7 @@
 //! evaluation or an upper bound below it — pulls the entry of its last two moves towards
 //! the difference, more for deeper searches and less as the entry nears its limit.
 
+use super::SearchParams;
 use crate::board::Board;
 use crate::color::Color;
 use crate::score::Score;
@@ -21,19 +22,36 @@ const SIZE: usize = 1 << 18;
 const NONE: usize = 511;
 /// Entries are in 1/`GRAIN` of an evaluation unit.
 const GRAIN: i32 = 128;
-/// The largest correction, in entry units (200 evaluation units, about two-thirds of an open
-/// three).
-const LIMIT: i32 = 200 * GRAIN;
 
 /// The corrections of one search (one per thread: nothing is shared).
 pub(crate) struct CorrectionHistory {
     entries: Box<[[i16; SIZE]; 2]>,
+    /// The largest correction, in entry units (`correction_limit`, 200 evaluation units by
+    /// default: about two-thirds of an open three).
+    limit: i32,
+    /// An update moves an entry by the difference times the depth over this
+    /// (`correction_depth_divisor`) ...
+    depth_divisor: i32,
+    /// ... by at most this many entry units (`correction_step_percent` of the limit).
+    step: i32,
 }
 
 impl CorrectionHistory {
-    pub(crate) fn new() -> Self {
+    /// Empty entries, with the tunables of `params`.
+    pub(crate) fn new(params: &SearchParams) -> Self {
         let entries = vec![[0; SIZE]; 2].into_boxed_slice();
-        CorrectionHistory { entries: entries.try_into().expect("one row per colour") }
+        let entries = entries.try_into().expect("one row per colour");
+        let mut history = CorrectionHistory { entries, limit: 0, depth_divisor: 1, step: 0 };
+        history.set_params(params);
+        history
+    }
+
+    /// Corrects with the tunables of `params` from now on.
+    pub(crate) fn set_params(&mut self, params: &SearchParams) {
+        // (At most 255 evaluation units: the entries are 16-bit.)
+        self.limit = params.correction_limit * GRAIN;
+        self.depth_divisor = params.correction_depth_divisor;
+        self.step = self.limit * params.correction_step_percent / 100;
     }
 
     /// The entry index of `board`'s last two moves.
@@ -62,12 +80,13 @@ impl CorrectionHistory {
 
     fn add(&mut self, color: Color, slot: usize, depth: i32, diff: Score) {
         let entry = &mut self.entries[color.index()][slot];
-        // A quarter of the limit at most per update; the entry moves towards the bonus's side
-        // and slows down near the limit (`e + b − e·|b| / LIMIT` stays within ±LIMIT).
-        let bonus = diff.saturating_mul(GRAIN * depth / 8).clamp(-LIMIT / 4, LIMIT / 4);
+        // A step at most per update; the entry moves towards the bonus's side and slows down
+        // near the limit (`e + b − e·|b| / limit` stays within ±limit).
+        let (limit, step) = (self.limit, self.step);
+        let bonus = diff.saturating_mul(GRAIN * depth / self.depth_divisor).clamp(-step, step);
         let old = i32::from(*entry);
-        let new = old + bonus - old * bonus.abs() / LIMIT;
-        *entry = i16::try_from(new.clamp(-LIMIT, LIMIT)).expect("LIMIT fits an i16");
+        let new = old + bonus - old * bonus.abs() / limit;
+        *entry = i16::try_from(new.clamp(-limit, limit)).expect("the limit fits an i16");
     }
 }
 
@@ -79,7 +98,7 @@ mod tests {
 
     #[test]
     fn entries_follow_the_differences_and_stay_within_the_limit() {
-        let mut history = CorrectionHistory::new();
+        let mut history = CorrectionHistory::new(&SearchParams::DEFAULT);
         let (color, slot) = (Color::Black, 0x1234);
         assert_eq!(history.get(color, slot), 0);
         history.add(color, slot, 8, 10);
@@ -90,11 +109,15 @@ mod tests {
         for _ in 0..1_000 {
             history.add(color, slot, 30, 10_000);
         }
-        assert_eq!(history.get(color, slot), LIMIT / GRAIN, "held at the limit");
+        assert_eq!(
+            history.get(color, slot),
+            SearchParams::DEFAULT.correction_limit,
+            "held at the limit"
+        );
         for _ in 0..1_000 {
             history.add(color, slot, 30, -10_000);
         }
-        assert_eq!(history.get(color, slot), -LIMIT / GRAIN);
+        assert_eq!(history.get(color, slot), -SearchParams::DEFAULT.correction_limit);
         assert_eq!(history.get(Color::White, slot), 0, "the other side's entry is apart");
         assert_eq!(history.get(color, slot + 1), 0, "and so is another pair of moves");
     }
@@ -107,7 +130,7 @@ mod tests {
         assert_eq!(CorrectionHistory::slot(&board("a1")), a1 << 9 | NONE);
         assert_eq!(CorrectionHistory::slot(&board("a1,b1")), b1 << 9 | a1);
         assert_eq!(CorrectionHistory::slot(&board("a1,b1,c1")), c1 << 9 | b1);
-        let mut history = CorrectionHistory::new();
+        let mut history = CorrectionHistory::new(&SearchParams::DEFAULT);
         let position = board("a1,b1,c1");
         history.update(&position, 8, 7);
         assert_eq!(history.correction(&position), 7);

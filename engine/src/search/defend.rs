@@ -4,8 +4,8 @@
 //! moves that hold against the opponent's threats (gomoku boards, which keep the patterns
 //! the solver reads).
 
+use super::SearchParams;
 use super::threats::{ThreatSearch, Threats};
-use super::{DEFENCE_VCT_NODES, VCT_THREATS};
 use crate::board::Board;
 use crate::eval::{self, evaluate};
 use crate::geometry::Cell;
@@ -58,13 +58,20 @@ impl Defence {
 
 /// The verdict on every legal move of the side to move in `board`, in the order of
 /// `Defence::rank`, within `limits`: their nodes for the opponent's VCT after each move
-/// ([`DEFENCE_VCT_NODES`] if they set none), their deadline and flag for the whole check
-/// (the moves not reached are [`Verdict::Unchecked`]). The moves are checked in cell
-/// order; a win found is forced, a hold is as far as the budget sees.
-pub fn defences<B: Storage>(board: &Board<B>, limits: &Limits) -> Vec<Defence> {
+/// (`params.defence_vct_nodes` if they set none; `params.vct_threats` deep), their deadline
+/// and flag for the whole check (the moves not reached are [`Verdict::Unchecked`]). The
+/// moves are checked in cell order; a win found is forced, a hold is as far as the budget
+/// sees.
+pub fn defences<B: Storage>(
+    board: &Board<B>,
+    limits: &Limits,
+    params: &SearchParams,
+) -> Vec<Defence> {
     let mut board = board.clone();
     eval::prepare(&mut board);
-    let nodes = limits.nodes.unwrap_or(DEFENCE_VCT_NODES);
+    let default_nodes = u64::try_from(params.defence_vct_nodes).expect("at least 0");
+    let nodes = limits.nodes.unwrap_or(default_nodes);
+    let deep = params.vct_threats as u32;
     let stop = limits.stop();
     let mut solver = ThreatSearch::new(limits);
     let over = || stop.is_due();
@@ -80,7 +87,7 @@ pub fn defences<B: Storage>(board: &Board<B>, limits: &Limits) -> Vec<Defence> {
                 Outcome::Draw => Verdict::Holds(0),
                 Outcome::Ongoing => {
                     let threats = Threats::FoursAndThrees;
-                    let win = solver.solve(&mut board, threats, VCT_THREATS, nodes, stop.deadline);
+                    let win = solver.solve(&mut board, threats, deep, nodes, stop.deadline);
                     match win {
                         Some(win) => {
                             Verdict::Loses { plies: usize::from(win.plies) + 1, reply: win.first }
@@ -106,7 +113,7 @@ mod tests {
 
     fn verdicts(moves: &str) -> (Board<Bits256>, Vec<Defence>) {
         let board = Board::<Bits256>::from_notation(Rule::Freestyle, moves).expect("legal");
-        let defences = defences(&board, &Limits::nodes(20_000));
+        let defences = defences(&board, &Limits::nodes(20_000), &SearchParams::DEFAULT);
         (board, defences)
     }
 
@@ -139,7 +146,8 @@ mod tests {
         let board = Board::<Bits256>::from_notation(Rule::Freestyle, "h8,i9").expect("legal");
         let flag = crate::limits::StopFlag::new();
         flag.raise();
-        let stopped = super::defences(&board, &Limits::nodes(20_000).with_stop(flag));
+        let stopped =
+            super::defences(&board, &Limits::nodes(20_000).with_stop(flag), &SearchParams::DEFAULT);
         assert!(stopped.iter().all(|d| d.verdict == Verdict::Unchecked));
     }
 }

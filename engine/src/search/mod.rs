@@ -66,11 +66,6 @@ use crate::tt::TranspositionTable;
 pub use crate::report::{PvLine, SearchInfo, SearchResult};
 pub use parallel::{HELPER_STACK_BYTES, MAX_THREADS};
 pub use params::{PARAMS, ParamError, ParamSpec, SearchParams};
-pub use root::{
-    DEFENCE_DEEPER_MOVES, DEFENCE_VCT_MAX_NODES, DEFENCE_VCT_NODES, ROOT_VCF_FOURS, ROOT_VCF_NODES,
-    ROOT_VCT_NODES, VCT_THREATS, VERIFY_MIN_DEPTH, VERIFY_TIME_FRACTION, VERIFY_TIME_SHARE,
-    VERIFY_VCT_MAX_NODES, VERIFY_VCT_NODES,
-};
 
 use crate::limits::Limits;
 use crate::rng::SplitMix64;
@@ -83,9 +78,6 @@ use ordering::Ordering;
 use root::BestMoveChecks;
 use symmetry::SymmetricHash;
 use threats::ThreatSearch;
-
-/// Depth from which iterations use an aspiration window.
-pub const ASPIRATION_MIN_DEPTH: u32 = 4;
 
 /// A ply's static evaluation where its node has none (see `Searcher::static_evals`).
 const NO_EVAL: Score = Score::MIN;
@@ -188,8 +180,8 @@ impl<'t, B: Storage> Searcher<'t, B> {
             clock: SearchClock::new(&limits),
             limits,
             params: SearchParams::DEFAULT,
-            ordering: Ordering::new(),
-            correction: CorrectionHistory::new(),
+            ordering: Ordering::new(&SearchParams::DEFAULT),
+            correction: CorrectionHistory::new(&SearchParams::DEFAULT),
             sym,
             nodes: 0,
             seldepth: 0,
@@ -235,8 +227,16 @@ impl<'t, B: Storage> Searcher<'t, B> {
     /// Searches with the tunables `params` (the defaults unless set).
     #[must_use]
     pub fn with_params(mut self, params: SearchParams) -> Self {
-        self.params = params;
+        self.set_params(params);
         self
+    }
+
+    /// Searches with the tunables `params` from now on: the search's own and those its move
+    /// ordering and correction history keep.
+    fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
+        self.ordering.set_params(&params);
+        self.correction.set_params(&params);
     }
 
     /// Turns the pairing-strategy bounds of step 4 on or off (on by default). Off, the small
@@ -370,7 +370,7 @@ impl<'t, B: Storage> Searcher<'t, B> {
         let (forced, mut stability) = (self.root_is_forced(), Stability::default());
         let (mut depth, last_depth) = depths.into_inner();
         while depth <= last_depth {
-            if depth > first_depth && !self.clock.may_start_iteration() {
+            if depth > first_depth && !self.clock.may_start_iteration(&self.params) {
                 break;
             }
             self.heuristic = false;
@@ -417,11 +417,12 @@ impl<'t, B: Storage> Searcher<'t, B> {
                 let replacement = self.fallback_move();
                 result.best_move = Some(replacement);
                 result.lines = vec![PvLine { depth, score, pv: vec![replacement] }];
-                self.clock.set_stretch(stability.stretch_after(replacement, score, forced));
+                let stretch = stability.stretch_after(replacement, score, forced, &self.params);
+                self.clock.set_stretch(stretch);
                 continue;
             }
             if let Some(best) = result.best_move {
-                self.clock.set_stretch(stability.stretch_after(best, score, forced));
+                self.clock.set_stretch(stability.stretch_after(best, score, forced, &self.params));
             }
             // Every line counts: a search for several lines goes on while one is unsettled.
             let decisive = result.lines.iter().all(|line| is_decisive(line.score));
@@ -556,7 +557,7 @@ impl<'t, B: Storage> Searcher<'t, B> {
 
     /// One iteration, with a window around `previous` that widens until the score is inside.
     fn aspiration(&mut self, depth: u32, previous: Score) -> Score {
-        if depth < ASPIRATION_MIN_DEPTH || is_decisive(previous) {
+        if depth < self.params.aspiration_min_depth as u32 || is_decisive(previous) {
             return self.pvs(depth as i32, 0, -INFINITY, INFINITY, false);
         }
         let mut delta = self.params.aspiration_window;

@@ -9,14 +9,10 @@ use crate::eval::WINDOW_WEIGHT;
 use crate::geometry::Cell;
 use crate::pattern::keys::PatternState;
 use crate::score::MAX_PLY;
+use crate::search::SearchParams;
 use crate::search::keyed::{pack, unpack_cell};
 use crate::search::threats::threat_value;
 use crate::storage::Storage;
-
-/// History counts are scaled; the static priority breaks history ties.
-const HISTORY_SCALE: i64 = 1 << 12;
-/// History counts are halved when one reaches this, keeping them recent.
-const HISTORY_CAP: u32 = 1 << 24;
 
 /// A list of moves, at most one per cell.
 pub(crate) type MoveList = ArrayVec<Cell, 512>;
@@ -37,7 +33,8 @@ pub(crate) struct MovePicker<B: Storage> {
     sorted: bool,
 }
 
-/// Scored picks made by selection before the remaining moves are sorted.
+/// Scored picks made by selection before the remaining moves are sorted (speed only: the
+/// order is the same either way).
 const SELECTION_PICKS: usize = 3;
 
 impl<B: Storage> MovePicker<B> {
@@ -69,9 +66,9 @@ impl<B: Storage> MovePicker<B> {
         }
         if !self.unscored.is_empty() {
             let history = &ordering.history[board.side_to_move().index()];
+            let scale = ordering.history_scale;
             for cell in self.unscored.iter() {
-                let key =
-                    i64::from(history[cell.index()]) * HISTORY_SCALE + cell_priority(board, cell);
+                let key = i64::from(history[cell.index()]) * scale + cell_priority(board, cell);
                 self.keyed.push(pack(key, cell));
             }
             self.unscored = B::EMPTY;
@@ -104,11 +101,30 @@ impl<B: Storage> MovePicker<B> {
 pub(crate) struct Ordering {
     killers: Box<[[Option<Cell>; 2]; MAX_PLY]>,
     history: Box<[[u32; 512]; 2]>,
+    /// History counts are multiplied by this before the static priority is added, which
+    /// breaks history ties (`history_scale`).
+    history_scale: i64,
+    /// History counts are halved when one reaches this, keeping them recent (`history_cap`).
+    history_cap: u32,
 }
 
 impl Ordering {
-    pub(crate) fn new() -> Ordering {
-        Ordering { killers: Box::new([[None; 2]; MAX_PLY]), history: Box::new([[0; 512]; 2]) }
+    /// Empty tables, with the tunables of `params`.
+    pub(crate) fn new(params: &SearchParams) -> Ordering {
+        let mut ordering = Ordering {
+            killers: Box::new([[None; 2]; MAX_PLY]),
+            history: Box::new([[0; 512]; 2]),
+            history_scale: 0,
+            history_cap: 0,
+        };
+        ordering.set_params(params);
+        ordering
+    }
+
+    /// Orders with the tunables of `params` from now on.
+    pub(crate) fn set_params(&mut self, params: &SearchParams) {
+        self.history_scale = i64::from(params.history_scale);
+        self.history_cap = u32::try_from(params.history_cap).expect("the cap is positive");
     }
 
     /// Records a move that caused a beta cutoff at `ply` with `depth` remaining.
@@ -121,7 +137,7 @@ impl Ordering {
         let table = &mut self.history[color.index()];
         let bonus = (depth.max(1) * depth.max(1)) as u32;
         table[cell.index()] += bonus;
-        if table[cell.index()] >= HISTORY_CAP {
+        if table[cell.index()] >= self.history_cap {
             table.iter_mut().for_each(|h| *h /= 2);
         }
     }
@@ -198,7 +214,7 @@ mod tests {
     fn picker_yields_the_full_sort_order() {
         let mut rng = SplitMix64::new(5);
         let board = Board::<Bits256>::new(Rule::Freestyle);
-        let ordering = Ordering::new();
+        let ordering = Ordering::new(&SearchParams::DEFAULT);
         for len in [0, 1, 2, 3, 4, 7, 40, 200] {
             let moves: Vec<(i64, Cell)> = (0..len)
                 .map(|i| (rng.below(5) as i64 - 2, Cell::from_index(i as u16)))
@@ -218,7 +234,7 @@ mod tests {
     fn table_move_and_killers_come_first_once_each_and_only_if_candidates() {
         let board = Board::<Bits256>::from_notation(Rule::Freestyle, "h8,h9,i8").unwrap();
         let candidates = crate::movegen::candidates(&board);
-        let mut ordering = Ordering::new();
+        let mut ordering = Ordering::new(&SearchParams::DEFAULT);
         let cell = |s: &str| Bits256::GEOMETRY.parse_pos(s);
         let (tt, k1, k2) = (cell("g8"), cell("j8"), cell("a1"));
         ordering.record_cutoff(board.side_to_move(), k2, 3, 1);

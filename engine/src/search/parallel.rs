@@ -40,7 +40,7 @@ impl<B: Storage> Searcher<'_, B> {
             for id in 1..=helpers {
                 let mut helper = Searcher::sharing(self.board.clone(), tt, limits.clone());
                 helper.helper_nodes = Arc::clone(&self.helper_nodes);
-                helper.params = self.params;
+                helper.set_params(self.params);
                 (helper.blocked, helper.excluded) = (self.blocked, self.blocked);
                 // Every other helper starts a ply deeper, so the threads spread over depths.
                 let first = (1 + (id % 2) as u32).min(last);

@@ -5,6 +5,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::clock::percent;
 use super::threats::{self, Threats};
 use super::{PvLine, SearchInfo, SearchResult, Searcher};
 use crate::geometry::Cell;
@@ -14,38 +15,6 @@ use crate::pattern::Pattern;
 use crate::pattern::keys::PatternState;
 use crate::score::{Score, is_decisive, win_in};
 use crate::storage::Storage;
-
-/// VCF nodes allowed at the root, before the main search.
-pub const ROOT_VCF_NODES: u64 = 20_000;
-/// Attacking fours the root VCF may chain.
-pub const ROOT_VCF_FOURS: u32 = 24;
-/// VCT nodes allowed for the side to move's own attack at the root.
-pub const ROOT_VCT_NODES: u64 = 300_000;
-/// VCT nodes allowed per root move when checking the opponent's threats after it (and for the
-/// check with a free move that comes first).
-pub const DEFENCE_VCT_NODES: u64 = 20_000;
-/// The most root moves the defence filter searches again with more nodes (see
-/// `Searcher::safe_root_moves`) ...
-pub const DEFENCE_DEEPER_MOVES: usize = 4;
-/// ... and the most VCT nodes one of them may get.
-pub const DEFENCE_VCT_MAX_NODES: u64 = 1_280_000;
-/// VCT nodes for the first check of an iteration's best move against the opponent's threat
-/// sequences (see `Searcher::refutes_best_move`); each later check of the same move doubles
-/// them ...
-pub const VERIFY_VCT_NODES: u64 = 8 * DEFENCE_VCT_NODES;
-/// ... up to this many.
-pub const VERIFY_VCT_MAX_NODES: u64 = 2_560_000;
-/// The shallowest iteration whose best move is checked.
-pub const VERIFY_MIN_DEPTH: u32 = 4;
-/// Share of the time aimed at that the checks of the best moves may take together; a check
-/// expected to take longer than what is left of it is not started.
-pub const VERIFY_TIME_SHARE: f64 = 0.25;
-/// Share of the time aimed at after which no best move is checked.
-pub const VERIFY_TIME_FRACTION: f64 = 0.6;
-/// Threat-search speed assumed before one is measured, in nodes per second.
-const ASSUMED_THREAT_NPS: f64 = 1_000_000.0;
-/// Threats (fours and threes) a VCT may chain.
-pub const VCT_THREATS: u32 = 12;
 
 /// The state of the checks of the iterations' best moves (see
 /// `Searcher::refutes_best_move`).
@@ -59,8 +28,8 @@ pub(super) struct BestMoveChecks {
     /// Time the checks took so far.
     time: Duration,
     /// The threat search's speed, nodes per second: measured by the root threat searches,
-    /// then by each check.
-    speed: f64,
+    /// then by each check (`assumed_threat_nps` until then).
+    speed: Option<f64>,
     /// Whether the checks run (always but in tests).
     on: bool,
 }
@@ -71,7 +40,7 @@ impl Default for BestMoveChecks {
             opponent_attacks: false,
             last: None,
             time: Duration::ZERO,
-            speed: ASSUMED_THREAT_NPS,
+            speed: None,
             on: true,
         }
     }
@@ -79,10 +48,10 @@ impl Default for BestMoveChecks {
 
 impl BestMoveChecks {
     /// Takes `nodes` of threat search in `took` as the solver's speed, if they are enough
-    /// to tell (a defence-filter solve's worth or more).
-    fn measure_speed(&mut self, nodes: u64, took: Duration) {
-        if nodes >= DEFENCE_VCT_NODES && !took.is_zero() {
-            self.speed = nodes as f64 / took.as_secs_f64();
+    /// to tell (`enough`: a defence-filter solve's worth or more).
+    fn measure_speed(&mut self, nodes: u64, took: Duration, enough: u64) {
+        if nodes >= enough && !took.is_zero() {
+            self.speed = Some(nodes as f64 / took.as_secs_f64());
         }
     }
 }
@@ -106,7 +75,19 @@ fn slice_deadline(now: Instant, end: Instant, remaining: usize) -> Instant {
 impl<B: Storage> Searcher<'_, B> {
     /// The share of the turn the root's threat searches may take (`threat_time_percent`).
     fn threat_time_fraction(&self) -> f64 {
-        f64::from(self.params.threat_time_percent) / 100.0
+        percent(self.params.threat_time_percent)
+    }
+
+    /// A node count among the tunables (whose ranges start at 0).
+    fn param_nodes(value: i32) -> u64 {
+        u64::try_from(value).expect("node budgets are at least 0")
+    }
+
+    /// Takes `nodes` of threat search in `took` as the solver's speed, if they are enough to
+    /// tell.
+    fn measure_threat_speed(&mut self, nodes: u64, took: Duration) {
+        let enough = Self::param_nodes(self.params.defence_vct_nodes);
+        self.best_move_checks.measure_speed(nodes, took, enough);
     }
 
     /// Gomoku boards, before the iterations: the side to move's own threat sequences (a VCF, then a
@@ -119,18 +100,21 @@ impl<B: Storage> Searcher<'_, B> {
         result: &mut SearchResult,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> bool {
-        let (vcf_nodes, vct_nodes) =
-            (self.threat_budget(ROOT_VCF_NODES), self.threat_budget(ROOT_VCT_NODES));
+        let p = self.params;
+        let (vcf_nodes, vct_nodes) = (
+            self.threat_budget(Self::param_nodes(p.root_vcf_nodes)),
+            self.threat_budget(Self::param_nodes(p.root_vct_nodes)),
+        );
         let mut win = None;
         if vcf_nodes > 0 {
             let deadline = self.clock.deadline_at(self.threat_time_fraction() / 3.0);
             let (board, fours) = (&mut self.board, Threats::Fours);
-            win = self.threat.solve(board, fours, ROOT_VCF_FOURS, vcf_nodes, deadline);
+            win = self.threat.solve(board, fours, p.root_vcf_fours as u32, vcf_nodes, deadline);
         }
         if win.is_none() && vct_nodes > 0 && !self.clock.spent(self.threat_time_fraction() / 3.0) {
             let deadline = self.clock.deadline_at(self.threat_time_fraction() / 2.0);
             let (board, threats) = (&mut self.board, Threats::FoursAndThrees);
-            win = self.threat.solve(board, threats, VCT_THREATS, vct_nodes, deadline);
+            win = self.threat.solve(board, threats, p.vct_threats as u32, vct_nodes, deadline);
         }
         // (A win that starts with a blocked move is not one the search may play.)
         if let Some(win) = win.filter(|win| !self.blocked.contains(win.first)) {
@@ -151,7 +135,7 @@ impl<B: Storage> Searcher<'_, B> {
         }
         self.root_moves = self.safe_root_moves();
         result.root_threat_time = self.clock.elapsed();
-        self.best_move_checks.measure_speed(self.threat.nodes, result.root_threat_time);
+        self.measure_threat_speed(self.threat.nodes, result.root_threat_time);
         false
     }
 
@@ -161,15 +145,15 @@ impl<B: Storage> Searcher<'_, B> {
     /// time is short.
     ///
     /// First the opponent's VCT is run as if the side to move passed, with
-    /// [`DEFENCE_VCT_NODES`]: if it finds no win even with that free move, no candidate is
-    /// checked. Otherwise every candidate gets [`DEFENCE_VCT_NODES`] — and, with a time limit,
+    /// `defence_vct_nodes`: if it finds no win even with that free move, no candidate is
+    /// checked. Otherwise every candidate gets `defence_vct_nodes` — and, with a time limit,
     /// an equal share of the time left until the root threat searches' share
     /// (the share `threat_time_percent`) is spent, so that a short turn checks every candidate with
     /// fewer nodes rather than the first few with all of them (a solve cut short refutes
     /// nothing), while a long one, where every solve fits, loses none. If that refutes some
-    /// but leaves a few (two to [`DEFENCE_DEEPER_MOVES`]), the opponent has real threats and a
+    /// but leaves a few (two to `defence_deeper_moves`), the opponent has real threats and a
     /// longer solve may refute more: the survivors are searched again with four times the
-    /// nodes, up to [`DEFENCE_VCT_MAX_NODES`], while two or more survive. A round that refutes
+    /// nodes, up to `defence_vct_max_nodes`, while two or more survive. A round that refutes
     /// them all changes nothing (every move loses to some threat sequence; the main search chooses
     /// among the last survivors).
     fn safe_root_moves(&mut self) -> Option<B> {
@@ -186,7 +170,7 @@ impl<B: Storage> Searcher<'_, B> {
         // stone only takes a cell from its lines), so if the solver finds no win for it even
         // with one, the first round would find none after a root move either. (Under renju a
         // black stone can also make a black defence forbidden; this overlooks that.)
-        let nodes = self.threat_budget(DEFENCE_VCT_NODES);
+        let nodes = self.threat_budget(Self::param_nodes(self.params.defence_vct_nodes));
         if nodes == 0 || !opponent_threatens || !self.opponent_wins_with_a_free_move(nodes) {
             return None;
         }
@@ -204,12 +188,12 @@ impl<B: Storage> Searcher<'_, B> {
     /// The defence filter gave every root move the same few nodes; the iterations single out
     /// the move to play, and that one deserves a longer look. Only when the filter found the
     /// opponent winning with a free move (so it has threats to chain), from
-    /// [`VERIFY_MIN_DEPTH`] on, for a score that proves nothing, and until
-    /// [`VERIFY_TIME_FRACTION`] of the time is spent. The first check of a move gets
-    /// [`VERIFY_VCT_NODES`], each later one twice the last, up to [`VERIFY_VCT_MAX_NODES`];
+    /// `verify_min_depth` on, for a score that proves nothing, and until
+    /// `verify_time_percent` of the time is spent. The first check of a move gets
+    /// `verify_vct_nodes`, each later one twice the last, up to `verify_vct_max_nodes`;
     /// a solve that ends within its budget (not stopped by the clock) has searched every
     /// sequence the solver can, so that move is not checked again. With a time limit the
-    /// checks share [`VERIFY_TIME_SHARE`] of the aim, and one is started only if it should
+    /// checks share `verify_time_share_percent` of the aim, and one is started only if it should
     /// end within what is left of it at the solver's speed so far: a check stopped by the
     /// clock proves nothing, so at short turns none runs. A refutation that would leave the
     /// root without a move is ignored (every move loses to some sequence).
@@ -217,25 +201,27 @@ impl<B: Storage> Searcher<'_, B> {
         if !self.best_move_checks.opponent_attacks
             || !self.best_move_checks.on
             || self.multipv > 1
-            || depth < VERIFY_MIN_DEPTH
+            || depth < self.params.verify_min_depth as u32
             || is_decisive(score)
-            || self.clock.spent(VERIFY_TIME_FRACTION)
+            || self.clock.spent(percent(self.params.verify_time_percent))
         {
             return false;
         }
+        let p = self.params;
         let nodes = match self.best_move_checks.last {
             Some((cell, next)) if cell == best => next,
-            _ => self.threat_budget(VERIFY_VCT_NODES),
+            _ => self.threat_budget(Self::param_nodes(p.verify_vct_nodes)),
         };
-        if nodes == 0 || nodes > self.threat_budget(VERIFY_VCT_MAX_NODES) {
+        if nodes == 0 || nodes > self.threat_budget(Self::param_nodes(p.verify_vct_max_nodes)) {
             return false;
         }
         let started = Instant::now();
         let deadline = match self.clock.aim() {
             Some(aim) => {
-                let left =
-                    aim.mul_f64(VERIFY_TIME_SHARE).saturating_sub(self.best_move_checks.time);
-                if left.as_secs_f64() * self.best_move_checks.speed < nodes as f64 {
+                let share = percent(p.verify_time_share_percent);
+                let left = aim.mul_f64(share).saturating_sub(self.best_move_checks.time);
+                let speed = self.best_move_checks.speed.unwrap_or(f64::from(p.assumed_threat_nps));
+                if left.as_secs_f64() * speed < nodes as f64 {
                     return false;
                 }
                 Some(started + left)
@@ -246,7 +232,7 @@ impl<B: Storage> Searcher<'_, B> {
         let refuted = self.opponent_wins_after(best, nodes, deadline);
         let (used, took) = (self.threat.nodes - before, started.elapsed());
         self.best_move_checks.time += took;
-        self.best_move_checks.measure_speed(used, took);
+        self.measure_threat_speed(used, took);
         if !refuted {
             let exhausted = !self.threat.cut_short();
             self.best_move_checks.last = Some((best, if exhausted { 0 } else { 2 * nodes }));
@@ -275,10 +261,11 @@ impl<B: Storage> Searcher<'_, B> {
             return (!safe.is_empty()).then_some(safe);
         }
         // Two or more survivors, but few, and at least one move refuted.
-        let few = 2..=DEFENCE_DEEPER_MOVES.min(ordered.len().saturating_sub(1));
+        let deeper = usize::try_from(self.params.defence_deeper_moves).expect("at least 2");
+        let few = 2..=deeper.min(ordered.len().saturating_sub(1));
         let mut nodes = first_nodes;
         while few.contains(&(safe.count() as usize))
-            && nodes < self.threat_budget(DEFENCE_VCT_MAX_NODES)
+            && nodes < self.threat_budget(Self::param_nodes(self.params.defence_vct_max_nodes))
             && !self.clock.spent(self.threat_time_fraction())
         {
             nodes *= 4;
@@ -359,8 +346,8 @@ impl<B: Storage> Searcher<'_, B> {
         hint_delta: Option<u64>,
     ) -> Option<usize> {
         let (board, threats) = (&mut self.board, Threats::FoursAndThrees);
-        let win =
-            self.threat.solve_guided(board, threats, VCT_THREATS, nodes, deadline, hint_delta);
+        let deep = self.params.vct_threats as u32;
+        let win = self.threat.solve_guided(board, threats, deep, nodes, deadline, hint_delta);
         win.map(|win| usize::from(win.plies))
     }
 
@@ -415,8 +402,14 @@ mod tests {
     use crate::board::Board;
     use crate::limits::Limits;
     use crate::rules::Rule;
+    use crate::search::SearchParams;
     use crate::search::search;
     use crate::tt::TranspositionTable;
+
+    const P: SearchParams = SearchParams::DEFAULT;
+    const DEFENCE_VCT_NODES: u64 = P.defence_vct_nodes as u64;
+    const DEFENCE_VCT_MAX_NODES: u64 = P.defence_vct_max_nodes as u64;
+    const VERIFY_MIN_DEPTH: u32 = P.verify_min_depth as u32;
 
     #[test]
     fn the_defence_filters_solves_share_the_time_left_equally() {

@@ -258,3 +258,31 @@ fn a_search_with_hundreds_of_candidates_on_twenty_two_by_twenty_two_plays_a_lega
         assert!(board.legal_moves().contains(classroom), "{rule}");
     }
 }
+
+/// The tunables moved into `SearchParams` from the search's constants reach the search: a
+/// fixed-depth search of a middle game changes when any one of them changes, and the
+/// defaults give the search of `SearchParams::DEFAULT`.
+#[test]
+fn the_tunables_of_every_area_reach_the_search() {
+    let board =
+        Board::<Bits256>::from_notation(Rule::Freestyle, "h8,i9,g9,h10,h9,i10,j9").expect("legal");
+    let nodes = |params: SearchParams| {
+        let mut tt = TranspositionTable::with_bytes(1 << 22);
+        let searcher = Searcher::new(board.clone(), &mut tt, Limits::depth(7));
+        let result = searcher.with_params(params).run(&mut |_| {});
+        (result.nodes, result.vcf_nodes)
+    };
+    let defaults = nodes(SearchParams::DEFAULT);
+    assert_eq!(defaults, nodes(SearchParams::default()));
+    for (name, value) in [
+        ("aspiration_min_depth", 1),
+        ("history_scale", 1),
+        ("correction_limit", 20),
+        ("root_vct_nodes", 0),
+        ("correction_depth_divisor", 1),
+    ] {
+        let mut params = SearchParams::DEFAULT;
+        params.set(name, value).expect("in range");
+        assert_ne!(nodes(params), defaults, "{name} = {value} changes nothing");
+    }
+}

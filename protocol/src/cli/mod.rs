@@ -131,12 +131,22 @@ impl HelpArgs {
         command.build();
         let help = match &self.command {
             Some(name) if name == "params" => {
-                writeln!(out, "The main search's tunables (pbrain-mnk --set NAME=VALUE):\n")?;
+                writeln!(
+                    out,
+                    "Every constant that changes how mnk plays, by area (pbrain-mnk --set NAME=VALUE;\n\
+                     name, default, range, meaning):"
+                )?;
+                let width = PARAMS.iter().map(|spec| spec.name.len()).max().unwrap_or(0);
+                let mut area = "";
                 for spec in PARAMS {
+                    if spec.area != area {
+                        area = spec.area;
+                        writeln!(out, "\n{area}:")?;
+                    }
                     let range = format!("{}..={}", spec.min, spec.max);
                     writeln!(
                         out,
-                        "{:<22} {:>6}  {range:<12} {}",
+                        "  {:<width$} {:>8}  {range:<16} {}",
                         spec.name, spec.default, spec.doc
                     )?;
                 }

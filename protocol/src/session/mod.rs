@@ -283,7 +283,8 @@ impl Session {
     /// The time limits of a move in `game` requested at `received`: the turn's time counted
     /// from when the request came in, as the manager's clock counts it.
     fn turn_limits(&self, game: &Game, received: Instant) -> Limits {
-        let move_time = self.settings.time_control().move_time(game.empty_count());
+        let tuning = self.params.time_tuning();
+        let move_time = self.settings.time_control().move_time(game.empty_count(), &tuning);
         Limits::move_time(move_time, received)
     }
 

@@ -3,7 +3,6 @@
 
 use std::time::Instant;
 
-use mnk_engine::engine::SWAP2_NODES;
 use mnk_engine::game::Game;
 use mnk_engine::limits::Limits;
 use mnk_engine::rules::Rule;
@@ -38,7 +37,8 @@ impl Session {
         let mut fresh = Game::new(size, rule);
         if points.is_empty() {
             let deadline = self.turn_limits(&fresh, received).deadline;
-            let limits = Limits { nodes: Some(SWAP2_NODES), deadline, ..Limits::default() };
+            // (The engine's tunable `swap2_nodes` for each search.)
+            let limits = Limits { deadline, ..Limits::default() };
             let task = Swap2OpeningTask { game: fresh, margin: SWAP2_MARGIN, limits };
             return Ok(self.job(Task::Swap2Opening(task)));
         }

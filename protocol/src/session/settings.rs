@@ -3,6 +3,7 @@
 
 use mnk_engine::engine::{DEFAULT_HASH_BYTES, Engine, MAX_THREADS, MIN_HASH_BYTES};
 use mnk_engine::rules::Rule;
+use mnk_engine::search::SearchParams;
 use mnk_engine::strength::Strength;
 use mnk_engine::time::TimeControl;
 
@@ -187,7 +188,9 @@ impl Settings {
             left_ms: game_clock,
             increment_ms: self.increment_ms,
         };
-        let longest_move = at_the_start.move_time(usize::MAX).limit;
+        // (The default time tunables: the table is sized before any search.)
+        let tuning = SearchParams::DEFAULT.time_tuning();
+        let longest_move = at_the_start.move_time(usize::MAX, &tuning).limit;
         let nodes = u128::from(TABLE_NODES_PER_SECOND) * longest_move.as_millis() / 1000
             * (self.threads as u128)
             * u128::from(TABLE_MOVES);

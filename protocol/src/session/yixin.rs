@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use mnk_engine::engine::{BALANCE_NODES, DEFENCE_NODES, MAX_HASH_BYTES, MAX_THREADS, Verdict};
+use mnk_engine::engine::{MAX_HASH_BYTES, MAX_THREADS, Verdict};
 use mnk_engine::limits::Limits;
 use mnk_engine::notation::{Point, format_pos};
 use mnk_engine::rules::Rule;
@@ -47,8 +47,8 @@ impl Session {
     }
 
     /// `YXSEARCHDEFEND` (boards larger than 5×5): a job that checks every legal move of the side to move
-    /// for a threat-sequence win of the opponent after it, [`DEFENCE_NODES`] a move,
-    /// within the turn's time counted from `received`.
+    /// for a threat-sequence win of the opponent after it (the engine's tunable
+    /// `defence_vct_nodes` a move), within the turn's time counted from `received`.
     pub(super) fn search_defend(&mut self, received: Instant) -> Result<Reaction, SessionError> {
         let game = self.game()?;
         if game.size().is_small() {
@@ -58,7 +58,7 @@ impl Session {
             return Err(SessionError::GameDecided);
         }
         let deadline = self.turn_limits(game, received).deadline;
-        let limits = Limits { nodes: Some(DEFENCE_NODES), deadline, ..Limits::default() };
+        let limits = Limits { deadline, ..Limits::default() };
         let task = DefendTask { game: game.clone(), limits };
         Ok(self.job(Task::Defend(task)))
     }
@@ -66,8 +66,8 @@ impl Session {
 
 impl Session {
     /// `YXBALANCEONE`/`YXBALANCETWO`: a job that finds the placement of `stones` stones
-    /// after which the score is closest to `target`, [`BALANCE_NODES`] for each placement
-    /// it searches, within the turn's time counted from `received`.
+    /// after which the score is closest to `target` (the engine's tunable `balance_nodes`
+    /// for each placement it searches), within the turn's time counted from `received`.
     pub(super) fn balance(
         &mut self,
         stones: usize,
@@ -79,7 +79,7 @@ impl Session {
             return Err(SessionError::GameDecided);
         }
         let deadline = self.turn_limits(&game, received).deadline;
-        let limits = Limits { nodes: Some(BALANCE_NODES), deadline, ..Limits::default() };
+        let limits = Limits { deadline, ..Limits::default() };
         let task = BalanceTask { game, stones, target, limits };
         Ok(self.job(Task::Balance(task)))
     }
