@@ -65,8 +65,9 @@ pub(super) fn lead(me: [i32; 2], them: [i32; 2]) -> i32 {
     me[Role::ToMove as usize] - them[Role::Waiting as usize]
 }
 
-/// Black's [`lead`] on the empty 15×15 board under `rule`, what a larger board's size
-/// correction is measured from (see [`super::evaluate`]); summed once per rule.
+/// Black's lead (its to-move code sum less white's waiting one) on the empty 15×15 board
+/// under `rule`, what a larger board's size correction is measured from (see
+/// [`super::evaluate`]); summed once per rule.
 #[inline]
 pub fn fifteen_lead(rule: Rule) -> i32 {
     static LEADS: [OnceLock<i32>; Rule::ALL.len()] = [const { OnceLock::new() }; Rule::ALL.len()];

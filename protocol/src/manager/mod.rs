@@ -9,14 +9,15 @@
 //! - [`openings`]: the openings games start from (a file's, random ones, and mnk's score of
 //!   one);
 //! - [`record`]: a finished game, in SGF and Piskvork's PSQ;
-//! - [`stats`]: Elo with its interval, and the SPRT;
-//! - [`spsa`]: the state and update of an SPSA tuning run over the search's tunables.
+//! - [`stats`]: Elo with its interval, and the SPRT.
+//!
+//! It is behind the `manager` feature (on by default): an engine that embeds the protocol
+//! library alone leaves it out with `default-features = false`.
 
 pub mod openings;
 pub mod process;
 pub mod record;
 pub mod referee;
-pub mod spsa;
 pub mod stats;
 
 use std::fmt;

@@ -17,19 +17,11 @@ use serde::Serialize;
 
 /// The evaluation's scale in the win chance `σ(score / SCALE)`: the scale the evaluation's
 /// tables are trained at (`engine/examples/train_eval.rs`), so 600 reads as about 73 %.
-pub const WIN_CHANCE_SCALE: f64 = 600.0;
+pub(crate) const WIN_CHANCE_SCALE: f64 = 600.0;
 
 /// The chance the side to move wins, read off `score`: 1 or 0 for a proven win or loss,
 /// else `σ(score / WIN_CHANCE_SCALE)`.
-///
-/// ```
-/// use mnk_protocol::analysis::win_chance;
-/// use mnk_engine::score::{loss_in, win_in};
-/// assert_eq!(win_chance(0), 0.5);
-/// assert_eq!((win_chance(win_in(5)), win_chance(loss_in(4))), (1.0, 0.0));
-/// assert!(win_chance(600) > 0.73 && win_chance(600) < 0.74);
-/// ```
-pub fn win_chance(score: Score) -> f64 {
+pub(crate) fn win_chance(score: Score) -> f64 {
     match mate_plies(score) {
         Some(n) if n > 0 => 1.0,
         Some(_) => 0.0,
@@ -39,7 +31,7 @@ pub fn win_chance(score: Score) -> f64 {
 
 /// One of the best lines.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Line {
+pub(crate) struct Line {
     /// 1 for the best line.
     pub rank: usize,
     /// The line's first move, in pos notation (`h8`).
@@ -61,7 +53,7 @@ pub struct Line {
 
 /// The result of analysing one position.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Analysis {
+pub(crate) struct Analysis {
     /// The best lines, best first (none on a decided board).
     pub lines: Vec<Line>,
     /// The depth of the last completed iteration.
@@ -76,7 +68,7 @@ pub struct Analysis {
 
 impl Analysis {
     /// The analysis a search gave for `game`.
-    pub fn of(game: &Game, result: &SearchResult) -> Analysis {
+    pub(crate) fn of(game: &Game, result: &SearchResult) -> Analysis {
         let lines = result
             .lines
             .iter()
@@ -108,7 +100,7 @@ impl Analysis {
 
 /// Analyses `game` within `limits` for its `nbest` best lines (at least one), each completed
 /// iteration reported to `on_info`.
-pub fn analyse(
+pub(crate) fn analyse(
     engine: &mut Engine,
     game: &Game,
     limits: Limits,
@@ -124,6 +116,20 @@ pub fn analyse(
 }
 
 /// Whole milliseconds of `time`.
-pub fn duration_ms(time: Duration) -> u64 {
+pub(crate) fn duration_ms(time: Duration) -> u64 {
     u64::try_from(time.as_millis()).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use mnk_engine::score::{loss_in, win_in};
+
+    use super::*;
+
+    #[test]
+    fn a_score_reads_as_a_win_chance_and_a_proof_as_certainty() {
+        assert_eq!(win_chance(0), 0.5);
+        assert_eq!((win_chance(win_in(5)), win_chance(loss_in(4))), (1.0, 0.0));
+        assert!(win_chance(600) > 0.73 && win_chance(600) < 0.74);
+    }
 }

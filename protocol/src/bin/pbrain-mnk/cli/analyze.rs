@@ -12,13 +12,14 @@
 //! ```
 //!
 //! `--json` prints the same as one JSON object (the fields of
-//! [`mnk_protocol::analysis::Analysis`] with the position's). While a search runs longer than
+//! [`crate::analysis::Analysis`] with the position's). While a search runs longer than
 //! a second, a progress line a second goes to stderr.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use crate::analysis::{Analysis, analyse};
 use mnk_engine::engine::{Engine, MAX_NBEST};
 use mnk_engine::game::Game;
 use mnk_engine::limits::Limits;
@@ -27,7 +28,6 @@ use mnk_engine::outcome::Outcome;
 use mnk_engine::rules::Rule;
 use mnk_engine::score::format_score;
 use mnk_engine::size::BoardSize;
-use mnk_protocol::analysis::{Analysis, analyse};
 use mnk_protocol::gamefile;
 use serde::Serialize;
 

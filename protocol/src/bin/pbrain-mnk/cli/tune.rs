@@ -1,4 +1,4 @@
-//! `pbrain-mnk tune`: SPSA over the search's tunables (see `mnk_protocol::manager::spsa`),
+//! `pbrain-mnk tune`: SPSA over the search's tunables (see `crate::tuner::spsa`),
 //! by fixed-node game pairs between two copies of an engine given `--set` values either side
 //! of the current ones. The state is written back to `--state` after every batch of pairs,
 //! so the run can be stopped at any time and resumed by the same command.
@@ -14,6 +14,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::tuner::spsa::{Perturbation, SpsaState};
 use mnk_engine::notation::Point;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::size::BoardSize;
@@ -21,7 +22,6 @@ use mnk_protocol::command::Command;
 use mnk_protocol::manager::openings::random_opening;
 use mnk_protocol::manager::process::EngineCommand;
 use mnk_protocol::manager::referee::{EngineSpec, GameSettings, play_game};
-use mnk_protocol::manager::spsa::{Perturbation, SpsaState};
 
 use super::{CliError, GameArgs, UsageError};
 

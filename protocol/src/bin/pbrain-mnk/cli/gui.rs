@@ -1,4 +1,4 @@
-//! `pbrain-mnk gui`: the web board (see [`mnk_protocol::web`]). Prints `listening on
+//! `pbrain-mnk gui`: the web board (see [`crate::web`]). Prints `listening on
 //! http://127.0.0.1:PORT/` on stdout once the port is bound, then serves until Ctrl-C.
 //!
 //! `--engine NAME=COMMAND` (repeatable) names a pbrain engine a person may seat on either
@@ -6,8 +6,8 @@
 
 use std::io::Write;
 
+use crate::web::{self, ServerConfig};
 use mnk_protocol::manager::process::EngineCommand;
-use mnk_protocol::web::{self, ServerConfig};
 
 use super::{CliError, UsageError};
 

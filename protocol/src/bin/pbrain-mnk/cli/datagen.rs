@@ -264,7 +264,8 @@ mod tests {
     /// game ends there, won by white.
     #[test]
     fn a_renju_game_ends_when_black_has_only_forbidden_points_left() {
-        let stuck = include_str!("../../../tests/data/renju-black-forbidden-only-datagen.txt");
+        let stuck =
+            include_str!("../../../../../tests/data/renju-black-forbidden-only-datagen.txt");
         let mut moves = mnk_engine::notation::parse_moves(stuck.trim()).expect("pos notation");
         let last = moves.pop().expect("a move");
         let board = Game::from_points(BoardSize::FIFTEEN, Rule::Renju, &moves).expect("legal");

@@ -1,12 +1,23 @@
 //! `pbrain-mnk`: the mnk engine's binary.
 //!
-//! Without arguments it speaks the Gomocup protocol on stdin/stdout (see `docs/protocol.md`);
-//! `--threads N` does the same with N search threads until `INFO thread_num` says otherwise,
-//! and `classroom` with the classroom program choosing the moves. The subcommands are tools
-//! (see [`cli`]): `perft`, `solve`, `bench`, `analyze`, `gui`, `match`, `openings`, `datagen`, `play`, `tune`. `pbrain-mnk --help`
-//! lists them, `pbrain-mnk SUBCOMMAND --help` gives one's options.
+//! Without arguments it speaks the Gomocup protocol on stdin/stdout (see `docs/protocol.md`)
+//! through the protocol library (`mnk_protocol`); `--threads N` does the same with N search
+//! threads until `INFO thread_num` says otherwise, and `classroom` with the classroom
+//! program choosing the moves. The subcommands are tools (see [`cli`]): `perft`, `solve`,
+//! `bench`, `analyze`, `gui`, `match`, `openings`, `datagen`, `play`, `tune`.
+//! `pbrain-mnk --help` lists them, `pbrain-mnk SUBCOMMAND --help` gives one's options.
+//!
+//! The binary's rooms, for people and scripts: [`cli`] (the command line and the
+//! subcommands), [`web`] (the web board), [`tuner`] (SPSA over the search's tunables), and
+//! what the tools show people: [`analysis`] (best lines with win chances) and [`explain`]
+//! (refused moves in words). The match manager they seat engines with is the library's
+//! (`mnk_protocol::manager`).
 
+mod analysis;
 mod cli;
+mod explain;
+mod tuner;
+mod web;
 
 use std::io::{self, Write};
 use std::process::ExitCode;

@@ -41,7 +41,7 @@ use serde_json::json;
 use super::AppState;
 use crate::analysis::{Analysis, duration_ms, win_chance};
 use crate::explain::illegal_move;
-use crate::gamefile::{self, GameFile};
+use mnk_protocol::gamefile::{self, GameFile};
 
 /// The name of mnk's own seat.
 pub(crate) const MNK: &str = "mnk";

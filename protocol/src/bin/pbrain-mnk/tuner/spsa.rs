@@ -25,7 +25,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use mnk_engine::rng::SplitMix64;
-use mnk_engine::search::params::{self, ParamError, ParamSpec, SearchParams};
+use mnk_engine::search::params::{self, ParamError, ParamSpec};
 
 /// The gain sequences' exponents and the iteration count the rate's decay is scaled by.
 const RATE_EXPONENT: f64 = 0.602;
@@ -34,7 +34,7 @@ const RATE_STABILITY: f64 = 100.0;
 
 /// A tuning run: where it is and the current values.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SpsaState {
+pub(crate) struct SpsaState {
     /// Iterations (game pairs) done.
     pub iteration: u64,
     /// The seed of the perturbations.
@@ -47,7 +47,7 @@ pub struct SpsaState {
 
 /// One iteration's two engines' tunables, and the signs that made them.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Perturbation {
+pub(crate) struct Perturbation {
     /// The iteration it belongs to.
     pub iteration: u64,
     /// `+1` or `−1` per tuned value.
@@ -60,7 +60,7 @@ pub struct Perturbation {
 
 impl SpsaState {
     /// A new run over the tunables `names`, from their defaults.
-    pub fn new(names: &[&str], seed: u64, rate: f64) -> Result<SpsaState, ParamError> {
+    pub(crate) fn new(names: &[&str], seed: u64, rate: f64) -> Result<SpsaState, ParamError> {
         let values = names
             .iter()
             .map(|name| {
@@ -73,7 +73,7 @@ impl SpsaState {
     }
 
     /// Iteration `iteration`'s perturbation of the current values (see the module docs).
-    pub fn perturbation(&self, iteration: u64) -> Perturbation {
+    pub(crate) fn perturbation(&self, iteration: u64) -> Perturbation {
         let mut rng = SplitMix64::stream(self.seed, iteration);
         let signs: Vec<f64> =
             self.values.iter().map(|_| if rng.next_u64() & 1 == 0 { 1.0 } else { -1.0 }).collect();
@@ -92,7 +92,7 @@ impl SpsaState {
 
     /// Moves the values by `perturbation`'s result `result` (the plus engine's points minus
     /// the minus engine's, −2..=2), and counts the iteration.
-    pub fn update(&mut self, perturbation: &Perturbation, result: f64) {
+    pub(crate) fn update(&mut self, perturbation: &Perturbation, result: f64) {
         let k = perturbation.iteration as f64;
         let rate = self.rate / (1.0 + k / RATE_STABILITY).powf(RATE_EXPONENT);
         for ((spec, value), sign) in self.values.iter_mut().zip(&perturbation.signs) {
@@ -103,17 +103,8 @@ impl SpsaState {
         self.iteration += 1;
     }
 
-    /// The current values, rounded, as the search's tunables (the defaults for the rest).
-    pub fn params(&self) -> SearchParams {
-        let mut params = SearchParams::default();
-        for (spec, value) in &self.values {
-            params.set(spec.name, clamp_round(spec, *value)).expect("kept in range");
-        }
-        params
-    }
-
     /// The current values, rounded, as `NAME=VALUE` assignments.
-    pub fn assignments(&self) -> Vec<String> {
+    pub(crate) fn assignments(&self) -> Vec<String> {
         self.values
             .iter()
             .map(|(spec, v)| format!("{}={}", spec.name, clamp_round(spec, *v)))
@@ -146,7 +137,7 @@ impl fmt::Display for SpsaState {
 
 /// Why a state file cannot be read.
 #[derive(Clone, Debug, PartialEq)]
-pub enum StateError {
+pub(crate) enum StateError {
     /// Line `line` is not `KEY VALUE` with a number.
     #[allow(missing_docs)]
     Malformed { line: usize, text: String },
@@ -280,7 +271,11 @@ mod tests {
             let p = far.perturbation(k);
             far.update(&p, if p.signs[0] > 0.0 { 2.0 } else { -2.0 });
         }
-        assert_eq!(far.params().rfp_margin, 300, "pushed up to the top of the range");
+        let pushed = far.assignments();
+        assert!(
+            pushed.contains(&"rfp_margin=300".to_string()),
+            "to the top of the range: {pushed:?}"
+        );
     }
 
     #[test]

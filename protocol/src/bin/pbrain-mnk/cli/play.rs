@@ -15,6 +15,8 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
+use crate::analysis::analyse;
+use crate::explain::illegal_move;
 use mnk_engine::color::Color;
 use mnk_engine::engine::{Engine, Player};
 use mnk_engine::game::Game;
@@ -24,9 +26,7 @@ use mnk_engine::outcome::Outcome;
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::score::format_score;
 use mnk_engine::strength::{Level, Strength};
-use mnk_protocol::analysis::analyse;
 use mnk_protocol::command::parse_point;
-use mnk_protocol::explain::illegal_move;
 use mnk_protocol::gamefile::{GameFile, write_sgf};
 
 use super::{CliError, GameArgs};

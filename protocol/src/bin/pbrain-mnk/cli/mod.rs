@@ -18,6 +18,7 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
+use crate::tuner::spsa::StateError;
 use clap::{CommandFactory, Parser, Subcommand};
 use mnk_engine::board::PositionError;
 use mnk_engine::limits::StopFlag;
@@ -27,7 +28,6 @@ use mnk_engine::size::BoardSize;
 use mnk_protocol::manager::MatchError;
 use mnk_protocol::manager::openings::OpeningError;
 use mnk_protocol::manager::referee::InfoListError;
-use mnk_protocol::manager::spsa::StateError;
 
 /// The command line.
 #[derive(Debug, Parser)]

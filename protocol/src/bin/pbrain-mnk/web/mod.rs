@@ -32,12 +32,12 @@ use axum::middleware::{self, Next};
 use axum::response::Response;
 use mnk_engine::engine::Engine;
 
-use crate::manager::process::EngineCommand;
-use crate::manager::referee::{EngineSpec, Seat};
+use mnk_protocol::manager::process::EngineCommand;
+use mnk_protocol::manager::referee::{EngineSpec, Seat};
 
 /// How the server is started.
 #[derive(Clone, Debug)]
-pub struct ServerConfig {
+pub(crate) struct ServerConfig {
     /// The port on 127.0.0.1 (0: one the system picks).
     pub port: u16,
     /// The engines a person may seat, by the name the page shows.
@@ -62,7 +62,7 @@ pub(crate) struct AppState {
 
 /// Serves the board until Ctrl-C (or a termination signal), then returns. `listening` is
 /// called with the address once the port is bound (the binary prints it).
-pub fn serve(config: ServerConfig, listening: impl FnOnce(SocketAddr)) -> io::Result<()> {
+pub(crate) fn serve(config: ServerConfig, listening: impl FnOnce(SocketAddr)) -> io::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, config.port)).await?;
