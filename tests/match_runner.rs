@@ -15,6 +15,13 @@ fn run_match(args: &[&str]) -> Output {
     Command::new(MNK).arg("match").args(args).output().expect("the binary runs")
 }
 
+/// `pbrain-mnk match --engine1 ENGINE1 --engine2 ENGINE2` with `options`: words, split at
+/// white space, each an argument (paths and commands go in `whole`, taken as they are).
+fn play(engine1: &str, engine2: &str, options: &str, whole: &[&str]) -> Output {
+    let options: Vec<&str> = options.split_whitespace().collect();
+    run_match(&[&["--engine1", engine1, "--engine2", engine2], &options[..], whole].concat())
+}
+
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
@@ -59,38 +66,13 @@ done
 
 #[test]
 fn tic_tac_toe_self_play_is_all_draws() {
-    let out = run_match(&[
-        "--engine1",
-        MNK,
-        "--engine2",
-        MNK,
-        "--size",
-        "3",
-        "--games",
-        "6",
-        "--time-move",
-        "50",
-    ]);
+    let out = play(MNK, MNK, "--size 3 --games 6 --time-move 50", &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("W-D-L 0-6-0"), "{}", stdout(&out));
     assert_eq!(stderr(&out).matches("full board").count(), 6);
     // A test of a gain over draws only leans towards "no gain" (the tally once recursed
     // until the stack overflowed after a drawn game).
-    let out = run_match(&[
-        "--engine1",
-        MNK,
-        "--engine2",
-        MNK,
-        "--size",
-        "3",
-        "--games",
-        "2",
-        "--time-move",
-        "30",
-        "--sprt",
-        "0",
-        "10",
-    ]);
+    let out = play(MNK, MNK, "--size 3 --games 2 --time-move 30 --sprt 0 10", &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     let sprt = stdout(&out).lines().find(|l| l.starts_with("sprt llr -")).map(str::to_string);
     assert!(sprt.is_some_and(|l| l.ends_with("continue")), "{}", stdout(&out));
@@ -100,40 +82,15 @@ fn tic_tac_toe_self_play_is_all_draws() {
 fn five_by_five_and_gomoku_self_play_finish_and_save_games() {
     let dir = scratch("save");
     let sgf = dir.join("games.sgf");
-    let out = run_match(&[
-        "--engine1",
-        MNK,
-        "--engine2",
-        MNK,
-        "--size",
-        "5",
-        "--games",
-        "4",
-        "--time-move",
-        "30",
-        "--concurrency",
-        "2",
-    ]);
+    let out = play(MNK, MNK, "--size 5 --games 4 --time-move 30 --concurrency 2", &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).starts_with("games 4\n"), "{}", stdout(&out));
-    let out = run_match(&[
-        "--engine1",
+    let out = play(
         MNK,
-        "--engine2",
         MNK,
-        "--size",
-        "15",
-        "--rule",
-        "renju",
-        "--games",
-        "2",
-        "--time-move",
-        "50",
-        "--sgf",
-        sgf.to_str().unwrap(),
-        "--psq",
-        dir.join("psq").to_str().unwrap(),
-    ]);
+        "--size 15 --rule renju --games 2 --time-move 50",
+        &["--sgf", sgf.to_str().unwrap(), "--psq", dir.join("psq").to_str().unwrap()],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).starts_with("games 2\n"), "{}", stdout(&out));
     let saved = std::fs::read_to_string(&sgf).unwrap();
@@ -152,26 +109,11 @@ fn other_sizes_self_play_and_save_games() {
         let dir = scratch(&format!("save-{size}"));
         let sgf = dir.join("games.sgf");
         let psq = dir.join("psq");
-        let out = run_match(&[
-            "--engine1",
-            MNK,
-            "--engine2",
-            MNK,
-            "--size",
-            size,
-            "--rule",
-            if size == "11" { "freestyle" } else { "renju" },
-            "--games",
-            "2",
-            "--time-move",
-            "40",
-            "--concurrency",
-            "2",
-            "--sgf",
-            sgf.to_str().unwrap(),
-            "--psq",
-            psq.to_str().unwrap(),
-        ]);
+        let rule = if size == "11" { "freestyle" } else { "renju" };
+        let (sgf_path, psq_path) = (sgf.to_str().unwrap(), psq.to_str().unwrap());
+        let options = "--games 2 --time-move 40 --concurrency 2";
+        let whole = ["--size", size, "--rule", rule, "--sgf", sgf_path, "--psq", psq_path];
+        let out = play(MNK, MNK, options, &whole);
         assert!(out.status.success(), "{size}: {}", stderr(&out));
         let summary = stdout(&out);
         assert!(summary.starts_with("games 2\n"), "{size}: {summary}");
@@ -211,22 +153,14 @@ fn broken_engines_lose_with_the_right_reason_and_the_run_continues() {
     ];
     for (name, script, reason) in cases {
         let engine = broken_engine(&dir, name, script);
-        let out = run_match(&[
-            "--engine1",
+        // (The noisy engine's games are played out: on a busy machine mnk's own
+        // answers must not count as late.)
+        let out = play(
             MNK,
-            "--engine2",
             engine.to_str().unwrap(),
-            "--size",
-            "15",
-            "--games",
-            "2",
-            "--time-move",
-            "100",
-            "--tolerance",
-            // (The noisy engine's games are played out: on a busy machine mnk's own
-            // answers must not count as late.)
-            if name == "noisy" { "5000" } else { "300" },
-        ]);
+            "--size 15 --games 2 --time-move 100",
+            &["--tolerance", if name == "noisy" { "5000" } else { "300" }],
+        );
         assert!(out.status.success(), "{name}: {}", stderr(&out));
         assert!(stdout(&out).contains("W-D-L 2-0-0"), "{name}: {}\n{}", stdout(&out), stderr(&out));
         assert_eq!(stderr(&out).matches(reason).count(), 2, "{name}: {}", stderr(&out));
@@ -253,24 +187,12 @@ fn broken_engines_lose_with_the_right_reason_and_the_run_continues() {
 fn the_report_names_the_engines_and_counts_pairs_and_the_sgf_says_when_and_what() {
     let dir = scratch("report");
     let sgf = dir.join("games.sgf");
-    let out = run_match(&[
-        "--engine1",
+    let out = play(
         MNK,
-        "--engine2",
         &format!("{MNK} classroom"),
-        "--size",
-        "9",
-        "--games",
-        "4",
-        "--time-move",
-        "50",
-        "--name1",
-        "mnk-dev",
-        "--event",
-        "report test",
-        "--sgf",
-        sgf.to_str().unwrap(),
-    ]);
+        "--size 9 --games 4 --time-move 50 --name1 mnk-dev",
+        &["--event", "report test", "--sgf", sgf.to_str().unwrap()],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let summary = stdout(&out);
     let lines: Vec<&str> = summary.lines().collect();
@@ -291,18 +213,7 @@ fn the_report_names_the_engines_and_counts_pairs_and_the_sgf_says_when_and_what(
     assert!(first.contains(" ms]"), "move times: {first}");
 
     // Self-play: the same ABOUT name twice is numbered.
-    let out = run_match(&[
-        "--engine1",
-        MNK,
-        "--engine2",
-        MNK,
-        "--size",
-        "7",
-        "--games",
-        "2",
-        "--time-move",
-        "20",
-    ]);
+    let out = play(MNK, MNK, "--size 7 --games 2 --time-move 20", &[]);
     assert!(stdout(&out).contains("engine1 mnk (1)\nengine2 mnk (2)\n"), "{}", stdout(&out));
 }
 
@@ -344,20 +255,12 @@ fn recording_engine(dir: &Path, name: &str) -> PathBuf {
 fn each_engine_gets_its_own_info_settings_after_the_match_settings() {
     let dir = scratch("info");
     let [one, two] = ["one", "two"].map(|name| recording_engine(&dir, name));
-    let out = run_match(&[
-        "--engine1",
+    let out = play(
         one.to_str().unwrap(),
-        "--engine2",
         two.to_str().unwrap(),
-        "--info1",
-        "max_depth=3",
-        "--info2",
-        "thread_num=2,timeout_turn=500",
-        "--games",
-        "2",
-        "--time-move",
-        "100",
-    ]);
+        "--info1 max_depth=3 --info2 thread_num=2,timeout_turn=500 --games 2 --time-move 100",
+        &[],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let lines = |name: &str| -> Vec<String> {
         let text = std::fs::read_to_string(dir.join(format!("{name}.info"))).unwrap();
@@ -390,20 +293,11 @@ fn engine_commands_may_hold_spaces_and_arguments() {
     std::fs::create_dir_all(&folder).unwrap();
     let (first, second) = (row_engine(&folder, "first", 0), row_engine(&folder, "second", 14));
     let quoted = format!("'{}' --config x", second.display());
-    let out = run_match(&[
-        "--engine1",
-        first.to_str().unwrap(),
-        "--engine2",
-        &quoted,
-        "--games",
-        "2",
-        "--opening-stones",
-        "0",
-    ]);
+    let out = play(first.to_str().unwrap(), &quoted, "--games 2 --opening-stones 0", &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("W-D-L 1-0-1"), "{}", stdout(&out));
     assert_eq!(stderr(&out).matches("first (black) vs second (white)").count(), 1);
-    let unclosed = run_match(&["--engine1", "e 'x", "--engine2", MNK]);
+    let unclosed = play("e 'x", MNK, "", &[]);
     assert_eq!(unclosed.status.code(), Some(2));
     assert!(stderr(&unclosed).contains("an unclosed '"), "{}", stderr(&unclosed));
 }
@@ -421,20 +315,12 @@ fn row_engine(dir: &Path, name: &str, row: usize) -> PathBuf {
 fn the_increment_is_sent_and_added_to_the_clock_after_each_move() {
     let dir = scratch("increment");
     let (first, second) = (row_engine(&dir, "first", 0), row_engine(&dir, "second", 14));
-    let out = run_match(&[
-        "--engine1",
+    let out = play(
         first.to_str().unwrap(),
-        "--engine2",
         second.to_str().unwrap(),
-        "--games",
-        "1",
-        "--time-game",
-        "10000",
-        "--increment",
-        "500",
-        "--opening-stones",
-        "0",
-    ]);
+        "--games 1 --time-game 10000 --increment 500 --opening-stones 0",
+        &[],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let summary = stdout(&out);
     assert!(summary.contains("W-D-L 1-0-0"), "five in row 0 wins: {summary}");
@@ -451,13 +337,13 @@ fn the_increment_is_sent_and_added_to_the_clock_after_each_move() {
         let gained = pair[1] - pair[0];
         assert!((400..=500).contains(&gained), "{lefts:?}");
     }
-    let out = run_match(&["--engine1", MNK, "--engine2", MNK, "--increment", "100"]);
+    let out = play(MNK, MNK, "--increment 100", &[]);
     assert_eq!(out.status.code(), Some(2), "an increment needs a game clock");
 }
 
 #[test]
 fn an_engine_that_cannot_start_stops_the_match_with_a_message() {
-    let out = run_match(&["--engine1", MNK, "--engine2", "/nonexistent/engine", "--games", "2"]);
+    let out = play(MNK, "/nonexistent/engine", "--games 2", &[]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(stdout(&out), "", "no summary of no games");
     assert!(stderr(&out).contains("engine failed to start"), "{}", stderr(&out));
@@ -483,19 +369,7 @@ fn bad_match_options_exit_with_code_2() {
 fn sprt_stops_once_it_decides() {
     let dir = scratch("sprt");
     let loser = broken_engine(&dir, "loser", "echo 7,7");
-    let out = run_match(&[
-        "--engine1",
-        MNK,
-        "--engine2",
-        loser.to_str().unwrap(),
-        "--games",
-        "200",
-        "--time-move",
-        "50",
-        "--sprt",
-        "0",
-        "50",
-    ]);
+    let out = play(MNK, loser.to_str().unwrap(), "--games 200 --time-move 50 --sprt 0 50", &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("H1 accepted"), "{text}");
@@ -508,24 +382,12 @@ fn an_openings_file_with_comments_starts_every_game() {
     let dir = scratch("openings");
     let (file, sgf) = (dir.join("openings.txt"), dir.join("games.sgf"));
     std::fs::write(&file, "# balanced\nh8,i9,j8 # 12\n\n0,0, 1,0, 0,1\n").unwrap();
-    let out = run_match(&[
-        "--engine1",
+    let out = play(
         MNK,
-        "--engine2",
         MNK,
-        "--size",
-        "15",
-        "--games",
-        "4",
-        "--time-move",
-        "30",
-        "--concurrency",
-        "2",
-        "--openings",
-        file.to_str().unwrap(),
-        "--sgf",
-        sgf.to_str().unwrap(),
-    ]);
+        "--size 15 --games 4 --time-move 30 --concurrency 2",
+        &["--openings", file.to_str().unwrap(), "--sgf", sgf.to_str().unwrap()],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let saved = std::fs::read_to_string(&sgf).unwrap();
     let starts = |moves: &str| saved.lines().filter(|game| game.contains(moves)).count();
@@ -537,28 +399,10 @@ fn an_openings_file_with_comments_starts_every_game() {
 #[test]
 fn mnk_and_the_classroom_player_finish_renju_games_without_a_foul() {
     let classroom = format!("{MNK} classroom");
-    let out = run_match(&[
-        "--engine1",
-        MNK,
-        "--engine2",
-        &classroom,
-        "--size",
-        "15",
-        "--rule",
-        "renju",
-        "--games",
-        "2",
-        "--time-move",
-        "50",
-        "--concurrency",
-        "2",
-        // The classroom program has no clock: it searches to its depth, here 4 (6 by
-        // default, several seconds a move in a test build).
-        "--info2",
-        "max_depth=4",
-        "--tolerance",
-        "60000",
-    ]);
+    // The classroom program has no clock: it searches to its depth, here 4 (6 by
+    // default, several seconds a move in a test build).
+    let options = "--size 15 --rule renju --games 2 --time-move 50 --concurrency 2";
+    let out = play(MNK, &classroom, options, &["--info2", "max_depth=4", "--tolerance", "60000"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let log = stderr(&out);
     assert_eq!(log.matches("mnk-classroom (").count(), 2, "{log}");

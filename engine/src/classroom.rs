@@ -128,24 +128,10 @@ pub fn line_score(line: &[u8], color: Color) -> i32 {
 /// The board's rows, columns and diagonals that can hold `k` in a row, each as its cells in
 /// order.
 fn board_lines(g: Geometry) -> Vec<ArrayVec<Cell, MAX_LINE>> {
-    let mut lines = Vec::new();
-    for dir in Direction::ALL {
-        let (dx, dy) = dir.delta();
-        for start in g.all_cells() {
-            let (x, y) = g.xy(start);
-            let (x, y) = (x as i32, y as i32);
-            // A line starts where the step back leaves the board.
-            if g.cell_i32(x - dx, y - dy).is_some() {
-                continue;
-            }
-            let line: ArrayVec<Cell, MAX_LINE> =
-                (0..).map_while(|i| g.cell_i32(x + i * dx, y + i * dy)).collect();
-            if line.len() >= g.k() {
-                lines.push(line);
-            }
-        }
-    }
-    lines
+    g.whole_lines()
+        .filter(|(_, cells)| cells.len() >= g.k())
+        .map(|(_, cells)| cells.into_iter().collect())
+        .collect()
 }
 
 /// The classroom player's state during one search.
@@ -530,27 +516,6 @@ mod tests {
         let (cell, score) = played(Rule::Freestyle, "e8,e1,f8,f1,g8,a1", DEPTH);
         assert!(cell == "d8" || cell == "h8", "{cell}");
         assert_eq!(mate_plies(score), Some(3));
-    }
-
-    #[test]
-    fn under_renju_black_never_plays_a_forbidden_point() {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../tests/data/renju-forbid-dev.txt"
-        ))
-        .expect("the renju data file");
-        let g = Bits256::GEOMETRY;
-        let mut checked = 0;
-        for entry in text.lines().filter(|l| l.starts_with("moves=")).take(60) {
-            let moves = entry.split_whitespace().next().unwrap().trim_start_matches("moves=");
-            let position = board(Rule::Renju, moves);
-            let forbidden = position.forbidden_among(position.empty_cells());
-            let result = search(&position, 2, &Stop::default());
-            let cell = result.best_move.expect("a move");
-            assert!(!forbidden.contains(cell), "{moves}: played {}", g.format_pos(cell));
-            checked += usize::from(!forbidden.is_empty());
-        }
-        assert!(checked >= 30, "positions with forbidden points: {checked}");
     }
 
     #[test]

@@ -195,6 +195,24 @@ impl Geometry {
         })
     }
 
+    /// Every whole line of the board — each row, column and diagonal, in each of the four
+    /// directions — with its direction and its cells from the first (where a step back
+    /// leaves the board) on; lines of every length, one cell long included. Lines come by
+    /// direction, then by their first cell.
+    pub fn whole_lines(self) -> impl Iterator<Item = (Direction, Vec<Cell>)> {
+        Direction::ALL.into_iter().flat_map(move |dir| {
+            let (dx, dy) = dir.delta();
+            self.all_cells().filter_map(move |start| {
+                let (x, y) = self.xy(start);
+                let (x, y) = (x as i32, y as i32);
+                let first = self.cell_i32(x - dx, y - dy).is_none();
+                first.then(|| {
+                    (dir, (0..).map_while(|i| self.cell_i32(x + i * dx, y + i * dy)).collect())
+                })
+            })
+        })
+    }
+
     /// The image of `cell` under `symmetry`, one of the board's [`Geometry::symmetries`].
     #[inline]
     pub const fn transform(self, symmetry: Symmetry, cell: Cell) -> Cell {
@@ -401,6 +419,34 @@ mod tests {
                     (w[1].0 as i32 - w[0].0 as i32, w[1].1 as i32 - w[0].1 as i32),
                     (dx, dy)
                 );
+            }
+        }
+    }
+
+    /// Each direction's whole lines cover every cell once, in order along the direction:
+    /// a rectangle has `height` rows, `width` columns and `width + height − 1` diagonals of
+    /// each kind.
+    #[test]
+    fn whole_lines_cover_each_cell_once_per_direction() {
+        let g = Geometry::rect(7, 4, 3, 8);
+        for dir in Direction::ALL {
+            let lines: Vec<Vec<Cell>> =
+                g.whole_lines().filter(|(d, _)| *d == dir).map(|(_, cells)| cells).collect();
+            let expected = match dir {
+                Direction::East => 4,
+                Direction::South => 7,
+                _ => 7 + 4 - 1,
+            };
+            assert_eq!(lines.len(), expected, "{dir:?}");
+            let mut seen: Vec<Cell> = lines.iter().flatten().copied().collect();
+            seen.sort();
+            assert_eq!(seen, g.all_cells().collect::<Vec<_>>(), "{dir:?}");
+            let (dx, dy) = dir.delta();
+            for line in &lines {
+                for pair in line.windows(2) {
+                    let ((x0, y0), (x1, y1)) = (g.xy(pair[0]), g.xy(pair[1]));
+                    assert_eq!((x1 as i32 - x0 as i32, y1 as i32 - y0 as i32), (dx, dy));
+                }
             }
         }
     }

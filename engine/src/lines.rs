@@ -35,26 +35,24 @@ pub struct LineTable<B> {
 }
 
 impl<B: Bitboard> LineTable<B> {
-    /// Generates the table from `B::GEOMETRY`.
+    /// Generates the table from `B::GEOMETRY`: the windows of each whole line of the board
+    /// ([`crate::geometry::Geometry::whole_lines`]), by direction, then by first cell.
     pub fn generate() -> Self {
         let g = B::GEOMETRY;
-        let k = g.k() as i32;
-        let mut lines = Vec::new();
-        for dir in Direction::ALL {
-            let (dx, dy) = dir.delta();
-            for start in g.all_cells() {
-                let (x, y) = g.xy(start);
-                let (x, y) = (x as i32, y as i32);
-                // The window fits when its last cell is on the board.
-                if g.cell_i32(x + dx * (k - 1), y + dy * (k - 1)).is_none() {
-                    continue;
-                }
-                let mask = (0..k).fold(B::EMPTY, |m, i| {
-                    m.with(g.cell_i32(x + dx * i, y + dy * i).expect("window fits"))
-                });
-                lines.push(Line { mask, start, direction: dir });
-            }
-        }
+        let mut lines: Vec<Line<B>> = g
+            .whole_lines()
+            .flat_map(|(direction, cells)| {
+                cells
+                    .windows(g.k())
+                    .map(|window| Line {
+                        mask: window.iter().fold(B::EMPTY, |mask, &cell| mask.with(cell)),
+                        start: window[0],
+                        direction,
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        lines.sort_by_key(|line| (line.direction as usize, line.start.index()));
         let slots = g.slots() as u16;
         let mut through_masks = Vec::new();
         let mut through_start = Vec::with_capacity(slots as usize + 1);

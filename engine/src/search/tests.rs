@@ -203,13 +203,33 @@ fn a_lost_renju_black_plays_a_legal_stop_of_two_fives() {
     }
 }
 
-/// Renju games that filled all but one cell, a forbidden point for black, with black to
-/// move: no legal move and the game not over (black has lost: any move is a foul). One is
-/// from mnk black against Rapfi at 1 s, one from `pbrain-mnk datagen` (seed 1009, game 2),
-/// where the search answered the forbidden point. A search returns only legal moves, so
-/// here none, at any depth or node count, on one thread or two.
+/// Renju's black is restricted, and no player breaks it: mnk's search and the classroom
+/// program never play a forbidden point on the positions of the renju data file that have
+/// one, and with only forbidden points left they answer no move. Those are games that filled
+/// all but one cell, a forbidden point for black, with black to move: no legal move and the
+/// game not over (black has lost: any move is a foul). One is from mnk black against Rapfi at
+/// 1 s, one from `pbrain-mnk datagen` (seed 1009, game 2), where the search answered the
+/// forbidden point. A search returns only legal moves, so there none, at any depth or node
+/// count, on one thread or two.
 #[test]
-fn renju_black_with_only_forbidden_points_left_gets_no_move() {
+fn no_player_plays_a_renju_forbidden_point() {
+    let text = include_str!("../../../tests/data/renju-forbid-dev.txt");
+    let mut checked = 0;
+    for entry in text.lines().filter(|l| l.starts_with("moves=")).take(60) {
+        let moves = entry.split_whitespace().next().unwrap().trim_start_matches("moves=");
+        let board = Board::<Bits256>::from_notation(Rule::Renju, moves).expect("legal");
+        let forbidden = board.forbidden_among(board.empty_cells());
+        let mut tt = TranspositionTable::with_bytes(1 << 20);
+        let mnk = search(&board, &mut tt, Limits::depth(2), &mut |_| {}).best_move;
+        let classroom = crate::classroom::search(&board, 2, &crate::limits::Stop::default());
+        for (player, cell) in [("mnk", mnk), ("classroom", classroom.best_move)] {
+            let cell = cell.expect("a move");
+            let g = Bits256::GEOMETRY;
+            assert!(!forbidden.contains(cell), "{moves}: {player} played {}", g.format_pos(cell));
+        }
+        checked += usize::from(!forbidden.is_empty() && board.restricted_to_move());
+    }
+    assert!(checked >= 15, "positions with forbidden points for black to move: {checked}");
     let games = [
         include_str!("../../../tests/data/renju-black-forbidden-only-rapfi.txt"),
         include_str!("../../../tests/data/renju-black-forbidden-only-datagen.txt"),
