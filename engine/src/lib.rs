@@ -9,23 +9,28 @@
 //! 22×22; see [`bitboard`] for the layout); a run-time size ([`size::BoardSize`]) becomes a
 //! type in one place: a [`game::Game`] of that size, run by [`with_game!`].
 //!
-//! Module map, from the leaves up (no module imports one above it):
+//! Module map, from the leaves up (no module's code imports one above it, though a few
+//! tests build their positions with what stands above; `import-cycles` finds no circle):
 //! * leaves: [`color`], [`outcome`], [`score`], [`notation`] (points and move lists),
-//!   [`rng`], [`time`] (the time of a move), [`prefetch`]; [`geometry`] (cells,
-//!   coordinates, symmetries); [`limits`] (what stops a search);
-//! * cells and lines: [`bitboard`], [`lines`] (win-line masks), [`zobrist`], [`rules`];
-//! * line patterns: [`pattern`] (keys, tables, weights, combinations), [`renju`];
+//!   [`rng`], [`time`] (the time of a move), [`prefetch`], [`limits`] (what stops any job),
+//!   [`rules`] (each rule's meaning, stated once);
+//! * cells and lines: [`geometry`] (cells, coordinates, whole lines, symmetries),
+//!   [`bitboard`], [`lines`] (win-line masks), [`zobrist`];
+//! * line patterns: [`pattern`] (keys, tables, codes, combinations: no worths), [`renju`];
 //! * a board's storage and size: [`storage`], [`size`]; the position: [`win`] (the win
-//!   test), [`board`], [`game`];
-//! * counting and solving: [`perft`] (the correctness oracle), [`pairing`] (small-board
-//!   draw bounds), [`solve`]; [`prove`] (five in a row up to 8×8 by proof-number search,
-//!   with certificates, on its own 64-bit boards);
-//! * the search: [`eval`], [`movegen`], [`tt`], [`report`] (its typed results),
-//!   [`strength`] (playing levels), [`search`]; [`bench`](mod@bench), the behaviour
-//!   signature;
-//! * [`classroom`]: the classroom program this project grew from (depth-6 α-β with pattern
-//!   scores per line), a sparring partner for measuring strength;
-//! * [`engine`]: the front door.
+//!   test), [`board`];
+//! * the evaluation: [`eval`] (worths, learned tables, threat flags, `evaluate`), which
+//!   reads the board and hands it the values to sum;
+//! * [`game`] (a board of any size, the one dispatch); counting and solving: [`perft`] (the
+//!   correctness oracle), [`pairing`] (small-board draw bounds);
+//! * the search's tools: [`movegen`], [`tt`], [`report`] (its typed results), [`strength`]
+//!   (playing levels);
+//! * the search: [`search`] (its tunables in [`search::params`]); [`solve`] (small boards),
+//!   [`prove`] (five in a row up to 8×8 by proof-number search, with certificates, on its
+//!   own 64-bit boards); [`bench`](mod@bench), the behaviour signature; [`classroom`]: the
+//!   classroom program this project grew from (depth-6 α-β with pattern scores per line),
+//!   a sparring partner for measuring strength;
+//! * [`engine`]: the front door, where every job takes [`limits::Limits`].
 
 pub mod bench;
 pub mod bitboard;

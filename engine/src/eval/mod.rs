@@ -170,17 +170,23 @@ mod tests {
 
     #[test]
     fn the_side_to_move_leads_by_as_much_on_every_empty_board_larger_than_fifteen() {
-        use crate::game::Game;
-        use crate::size::BoardSize;
+        use crate::bitboard::Bits512;
+        use crate::geometry::Geometry;
+        fn empty_of<B: Storage>(w: usize, h: usize, rule: Rule) -> (Score, i32) {
+            let geometry = Geometry::rect(w, h, 5, B::GEOMETRY.stride());
+            let mut board = Board::<B>::with_geometry(geometry, rule);
+            let slow = evaluate(&board);
+            prepare(&mut board);
+            assert_eq!(evaluate(&board), slow, "{rule} {w}×{h}");
+            (slow, size_lead(&board))
+        }
         for rule in Rule::ALL {
-            let empty = |w, h| {
-                let mut game = Game::new(BoardSize::new(w, h).expect("a size mnk plays"), rule);
-                let size_lead = crate::with_game!(&game, b => size_lead(b));
-                let slow = crate::with_game!(&game, b => evaluate(b));
-                crate::with_game!(&mut game, b => prepare(b));
-                let fast = crate::with_game!(&game, b => evaluate(b));
-                assert_eq!(fast, slow, "{rule} {w}×{h}");
-                (fast, size_lead)
+            let empty = |w: usize, h: usize| {
+                if w <= 15 && h <= 15 {
+                    empty_of::<Bits256>(w, h, rule)
+                } else {
+                    empty_of::<Bits512>(w, h, rule)
+                }
             };
             let fifteen = empty(15, 15);
             assert_eq!(fifteen.1, 0, "{rule}");
