@@ -206,8 +206,9 @@ pub struct SpeedReport {
 
 /// Measures the hot paths on the middle games of [`SPEED_POSITIONS`] (15×15) or, with
 /// `twenty`, of [`SPEED_POSITIONS_20`] (the same games on 20×20): make/unmake of every
-/// candidate move, then a single-threaded search with a node limit. Pattern tables are
-/// built before any clock starts.
+/// candidate move (on boards the evaluation has prepared, so make keeps its sums, as in a
+/// search), then a single-threaded search with a node limit. Pattern and evaluation tables
+/// are built before any clock starts.
 pub fn speed(twenty: bool, on_search: &mut dyn FnMut(&SpeedSearch)) -> SpeedReport {
     if twenty {
         speed_of::<crate::bitboard::Bits512>(&SPEED_POSITIONS_20, on_search)
@@ -225,8 +226,10 @@ fn speed_of<B: crate::storage::Storage>(
         .map(|&i| {
             let p = POSITIONS[i];
             let points = crate::notation::parse_moves(p.moves).expect("bench positions parse");
-            let board = Board::from_points_on(p.size.geometry(), p.rule, &points)
+            let mut board = Board::from_points_on(p.size.geometry(), p.rule, &points)
                 .expect("bench positions are legal");
+            // Make and unmake keep the evaluation's sums, as in a search.
+            crate::eval::prepare(&mut board);
             (i, board)
         })
         .collect();

@@ -145,6 +145,12 @@ impl CodeValues {
         CodeValues { by_key: &CODES.by_key, packed }
     }
 
+    /// The table of zeros: what a pattern state that was handed no table sums (nothing).
+    pub fn zeros() -> &'static CodeValues {
+        static ZEROS: LazyLock<CodeValues> = LazyLock::new(|| CodeValues::new(|_, _| [0, 0]));
+        &ZEROS
+    }
+
     /// The packed values of both colours' codes of a cell whose key (black's half low,
     /// white's high; see [`key_change`]) is `key`.
     #[inline(always)]

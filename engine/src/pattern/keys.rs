@@ -341,8 +341,11 @@ pub struct LineKeys<B: 'static, const SLOTS: usize> {
     /// not count in the sums): one byte per cell, so make counts the empty seers with a
     /// load and an addition.
     vacant: Box<[u8; SLOTS]>,
-    /// The table whose values are summed, if any (see [`PatternState::sum_code_values`]).
-    values: Option<&'static CodeValues>,
+    /// The table whose values are summed (see [`PatternState::sum_code_values`]), or the
+    /// zeros ([`CodeValues::zeros`]) while none was handed over.
+    values: &'static CodeValues,
+    /// Whether a table was handed over.
+    has_values: bool,
     /// Per colour and value, the sum over the empty cells of their pattern codes' values,
     /// packed at [`code::sum_shift`]: every term is at least 0, so each sum is exactly its
     /// 32-bit field. 0 while no values are summed.
@@ -357,9 +360,11 @@ pub struct LineKeys<B: 'static, const SLOTS: usize> {
     tables: &'static KeyTables<B>,
     /// Whether the state is maintained (see [`PatternState::deactivate`]).
     active: bool,
-    /// Whether placements update `sums` and `cell_keys` when there are values to sum (see
-    /// [`PatternState::keep_sums`]).
+    /// Whether placements update `sums` and `cell_keys`: the [`PatternState::keep_sums`]
+    /// setting, while there are values to sum.
     summing: bool,
+    /// The [`PatternState::keep_sums`] setting.
+    keep_sums: bool,
     /// The pattern pairs each placement changed, oldest first, so that removing a stone
     /// restores them instead of looking every key up again.
     changes: Vec<Change>,
@@ -383,6 +388,7 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
             tables.empty_keys.clone().into_boxed_slice().try_into().expect("a key per slot");
         let mut pairs = Box::new([[0; 4]; SLOTS]);
         let mut cell_keys = Box::new([0; SLOTS]);
+        let (has_values, values) = (values.is_some(), values.unwrap_or(CodeValues::zeros()));
         let mut sums = 0;
         for cell in geometry.all_cells() {
             let c = cell.index();
@@ -391,9 +397,7 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
                 pairs[c][d] = pair;
                 cell_keys[c] ^= code::key_change(0, pair, d);
             }
-            if let Some(values) = values {
-                sums += values.of_key(cell_keys[c]);
-            }
+            sums += values.of_key(cell_keys[c]);
         }
         LineKeys {
             keys,
@@ -401,22 +405,18 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
             cell_keys,
             vacant: Box::new([1; SLOTS]),
             values,
+            has_values,
             sums,
             empty_sums: sums,
             kind_cells: Box::new([[B::EMPTY; KINDS]; 2]),
             table,
             tables,
             active: true,
-            summing: true,
+            summing: has_values,
+            keep_sums: true,
             changes: Vec::with_capacity(64 * 4 * 2 * HALF),
             frames: Vec::with_capacity(64),
         }
-    }
-
-    /// The values to sum at the next placement: the table, while summing is on.
-    #[inline(always)]
-    fn summed_values(&self) -> Option<&'static CodeValues> {
-        if self.summing { self.values } else { None }
     }
 
     /// The pattern a stone of `color` on the empty `cell` makes along direction `dir`.
@@ -455,10 +455,10 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
         toggled
     }
 
-    /// Takes the pattern codes of `cell` (now occupied) out of the sums of `values`.
+    /// Takes the pattern codes of `cell` (now occupied) out of the sums.
     #[inline(always)]
-    fn uncount_cell(&mut self, cell: Cell, values: &CodeValues) {
-        self.sums -= values.of_key(self.cell_keys[cell.index()]);
+    fn uncount_cell(&mut self, cell: Cell) {
+        self.sums -= self.values.of_key(self.cell_keys[cell.index()]);
     }
 
     /// The pattern black would make on the empty `cell` along `dir` if black stones stood on
@@ -493,7 +493,7 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
     /// gone by the time that stone is removed, its keys are back to what they were then, and
     /// so are its pairs: correct again the moment the cell is empty.
     #[inline(always)]
-    fn update<const SUMS: bool>(&mut self, cell: Cell, code: u32, values: Option<&CodeValues>) {
+    fn update<const SUMS: bool>(&mut self, cell: Cell, code: u32) {
         let seers = self.tables.seers.of(cell);
         // First every key, then the table entries of the empty seers' keys with no branch
         // in between, so the lookups overlap; then the entries that changed.
@@ -527,7 +527,8 @@ impl<B: KeyedBitboard, const SLOTS: usize> LineKeys<B, SLOTS> {
             };
             self.pairs.as_flattened_mut()[index] = new_pair;
             let mut key_change = 0;
-            if SUMS && let Some(values) = values {
+            if SUMS {
+                let values = self.values;
                 key_change = code::key_change(old_pair, new_pair, index & 3);
                 let cell_key = &mut self.cell_keys[index >> 2 & (SLOTS - 1)];
                 let before = *cell_key;
@@ -578,20 +579,18 @@ impl<B: KeyedBitboard, const SLOTS: usize> PatternState<B> for LineKeys<B, SLOTS
             Color::Black => CODE_BLACK,
             Color::White => CODE_WHITE,
         };
-        let values = self.summed_values();
         self.frames.push(Frame {
             code,
             changes_start: self.changes.len() as u32,
             sums: self.sums,
-            summed: values.is_some(),
+            summed: self.summing,
         });
         self.vacant[cell.index()] = 0;
-        match values {
-            Some(values) => {
-                self.uncount_cell(cell, values);
-                self.update::<true>(cell, code, Some(values));
-            }
-            None => self.update::<false>(cell, code, None),
+        if self.summing {
+            self.uncount_cell(cell);
+            self.update::<true>(cell, code);
+        } else {
+            self.update::<false>(cell, code);
         }
     }
 
@@ -610,7 +609,7 @@ impl<B: KeyedBitboard, const SLOTS: usize> PatternState<B> for LineKeys<B, SLOTS
         if !self.active {
             return true;
         }
-        let mut fresh = LineKeys::empty(rule, geometry, self.values);
+        let mut fresh = LineKeys::empty(rule, geometry, self.code_values());
         for c in black.iter() {
             fresh.place(c, Color::Black);
         }
@@ -621,7 +620,7 @@ impl<B: KeyedBitboard, const SLOTS: usize> PatternState<B> for LineKeys<B, SLOTS
         // only the empty cells' must agree.
         let empty = B::cells_of(geometry) - (black | white);
         // The sums are the board's only while every stone was placed with them on.
-        let sums = self.values.is_some() && self.frames.iter().all(|frame| frame.summed);
+        let sums = self.has_values && self.frames.iter().all(|frame| frame.summed);
         let empty_agree = empty.iter().all(|c| {
             fresh.pairs[c.index()] == self.pairs[c.index()]
                 && (!sums || fresh.cell_keys[c.index()] == self.cell_keys[c.index()])
@@ -652,7 +651,7 @@ impl<B: KeyedBitboard, const SLOTS: usize> PatternState<B> for LineKeys<B, SLOTS
         values: &'static CodeValues,
         stones: impl Iterator<Item = (Cell, Color)>,
     ) {
-        if !self.active || self.values.is_some_and(|held| std::ptr::eq(held, values)) {
+        if !self.active || self.code_values().is_some_and(|held| std::ptr::eq(held, values)) {
             return;
         }
         let mut state = LineKeys::empty(rule, geometry, Some(values));
@@ -663,7 +662,7 @@ impl<B: KeyedBitboard, const SLOTS: usize> PatternState<B> for LineKeys<B, SLOTS
     }
 
     fn code_values(&self) -> Option<&'static CodeValues> {
-        self.values.filter(|_| self.active)
+        (self.active && self.has_values).then_some(self.values)
     }
 
     #[inline(always)]
@@ -706,6 +705,7 @@ impl<B: KeyedBitboard, const SLOTS: usize> PatternState<B> for LineKeys<B, SLOTS
     }
 
     fn keep_sums(&mut self, on: bool) -> bool {
-        std::mem::replace(&mut self.summing, on)
+        self.summing = on && self.has_values;
+        std::mem::replace(&mut self.keep_sums, on)
     }
 }
