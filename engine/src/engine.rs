@@ -292,6 +292,12 @@ impl Engine {
         &self.params
     }
 
+    /// Whether [`Engine::solve`] takes boards of `game`'s size and rule: 3×3 and 5×5, and
+    /// under freestyle every board from 6 to 8 a side.
+    pub fn solvable(game: &Game) -> bool {
+        game.size().is_small() || prove::Position::of_game(game).is_some()
+    }
+
     /// The exact value of `game`'s position and an optimal move, within `limits` (`None`
     /// when they stop it first, or when no board of this size and rule can be solved here):
     /// the small boards (3×3, 5×5) by the full-depth search with the engine's table
@@ -492,5 +498,7 @@ mod tests {
         );
         let standard = Game::new(BoardSize::from_side(7).expect("a size"), Rule::Standard);
         assert!(engine.solve(&standard, true, &unlimited).is_none());
+        assert!(Engine::solvable(&three) && Engine::solvable(&six) && Engine::solvable(&seven));
+        assert!(!Engine::solvable(&standard));
     }
 }

@@ -3,7 +3,6 @@
 
 use mnk_engine::color::Color;
 use mnk_engine::engine::Engine;
-use mnk_engine::prove::Position;
 use mnk_engine::score::format_score;
 use mnk_engine::size::BoardSize;
 
@@ -67,7 +66,7 @@ impl Session {
     /// freestyle by the prover, with a table the size of the game's.
     pub(super) fn solve(&mut self) -> Result<Reaction, SessionError> {
         let game = self.game()?;
-        if !game.size().is_small() && Position::of_game(game).is_none() {
+        if !Engine::solvable(game) {
             return Err(SessionError::CannotSolve);
         }
         if game.outcome().is_decided() {
