@@ -1,6 +1,13 @@
 //! Match statistics: Elo difference with a 95 % interval, the likelihood of superiority
-//! (LOS), pentanomial counts of paired games, and the sequential probability ratio test
-//! (SPRT) in the normal approximation used by engine testers.
+//! (LOS), and the sequential probability ratio test (SPRT), over single games ([`Tally`]) and
+//! over pairs of games from one opening, one with each colour ([`Pentanomial`]).
+//!
+//! A pair's result (0, ½, 1, 1½ or 2 points) varies less than two independent games, since
+//! the opening's bias cancels, so the pairs' statistics are the ones to judge a match by when
+//! every opening is played both ways: their interval is narrower and their SPRT decides with
+//! fewer games. The pairs' SPRT is the generalized SPRT of the chess testing frameworks: the
+//! log-likelihood ratio of the pentanomial distributions of greatest likelihood whose mean
+//! score is that of H1 and that of H0.
 
 /// Wins, draws and losses of the first engine.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -102,6 +109,13 @@ impl Tally {
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Pentanomial(pub [u32; 5]);
 
+/// A pair's score per game for each count of [`Pentanomial`]: its points over two.
+const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+/// What an empty category of pairs counts for in the SPRT's likelihoods, as the testing
+/// frameworks do: the distributions of greatest likelihood then exist for every count.
+const EMPTY_PAIRS: f64 = 1e-3;
+
 impl Pentanomial {
     /// Adds a pair whose two games scored `first` and `second` (each 0, 0.5 or 1).
     pub fn add(&mut self, first: f64, second: f64) {
@@ -113,6 +127,98 @@ impl Pentanomial {
     pub fn pairs(&self) -> u32 {
         self.0.iter().sum()
     }
+
+    /// The counts as frequencies.
+    fn frequencies(&self) -> [f64; 5] {
+        let pairs = f64::from(self.pairs().max(1));
+        self.0.map(|n| f64::from(n) / pairs)
+    }
+
+    /// The first engine's score per game (0..1).
+    pub fn score(&self) -> f64 {
+        self.frequencies().iter().zip(PAIR_SCORES).map(|(p, a)| p * a).sum()
+    }
+
+    /// The variance of a pair's score per game.
+    fn variance(&self) -> f64 {
+        let mean = self.score();
+        self.frequencies().iter().zip(PAIR_SCORES).map(|(p, a)| p * (a - mean).powi(2)).sum()
+    }
+
+    /// The counts themselves when the pairs' results differ, else with virtual pairs that
+    /// give them a spread: one on each side of a result between the ends, one half-point in
+    /// from an end (as [`Tally::elo`] adds a draw to all wins).
+    fn with_spread(&self) -> Pentanomial {
+        let mut counts = *self;
+        let only = self.0.iter().position(|&n| n > 0).filter(|_| self.variance() == 0.0);
+        match only {
+            Some(0) => counts.0[1] += 1,
+            Some(4) => counts.0[3] += 1,
+            Some(k) => {
+                counts.0[k - 1] += 1;
+                counts.0[k + 1] += 1;
+            }
+            None => {}
+        }
+        counts
+    }
+
+    /// Elo difference and its 95 % interval `(elo, low, high)` from the pairs: the mean score
+    /// and its standard error over pairs. A bound whose score reaches 0 or 1 is infinite: the
+    /// pairs do not bound the difference on that side. When every pair scored the same, the
+    /// interval is taken with virtual pairs around it (see `with_spread`).
+    pub fn elo(&self) -> (f64, f64, f64) {
+        if self.pairs() == 0 {
+            return (0.0, f64::NEG_INFINITY, f64::INFINITY);
+        }
+        let spread = self.with_spread();
+        let margin = 1.959_964 * (spread.variance() / f64::from(spread.pairs())).sqrt();
+        let (s, centre) = (self.score(), spread.score());
+        (elo_of_score(s), elo_of_score(centre - margin), elo_of_score(centre + margin))
+    }
+
+    /// The generalized SPRT's log-likelihood ratio of H1 (`elo1`) against H0 (`elo0`): the
+    /// log-likelihood of the pairs under the pentanomial distribution of greatest likelihood
+    /// whose mean score is H1's, less that under H0's (each empty category counted as
+    /// [`EMPTY_PAIRS`]). 0 before the first pair.
+    pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
+        if self.pairs() == 0 {
+            return 0.0;
+        }
+        let counts = self.0.map(|n| f64::from(n).max(EMPTY_PAIRS));
+        let total: f64 = counts.iter().sum();
+        let frequencies = counts.map(|n| n / total);
+        let log_likelihood = |elo: f64| -> f64 {
+            let fitted = mean_constrained(&frequencies, score_of_elo(elo));
+            counts.iter().zip(fitted).map(|(n, p)| n * p.ln()).sum()
+        };
+        log_likelihood(elo1) - log_likelihood(elo0)
+    }
+}
+
+/// The pentanomial distribution closest in likelihood to `frequencies` whose mean pair score
+/// is `mean` (0 < mean < 1): `p_i = f_i / (1 + λ (a_i − mean))`, with λ the root of
+/// `Σ f_i (a_i − mean) / (1 + λ (a_i − mean)) = 0` — a decreasing function of λ on the
+/// interval where every denominator is positive, found by bisection.
+fn mean_constrained(frequencies: &[f64; 5], mean: f64) -> [f64; 5] {
+    let gap = PAIR_SCORES.map(|a| a - mean);
+    let slope = |lambda: f64| -> f64 {
+        frequencies.iter().zip(gap).map(|(f, g)| f * g / (1.0 + lambda * g)).sum()
+    };
+    // Every 1 + λ·g > 0 for g in [−mean, 1 − mean].
+    let (mut low, mut high) = (-1.0 / (1.0 - mean), 1.0 / mean);
+    for _ in 0..200 {
+        let middle = (low + high) / 2.0;
+        if slope(middle) > 0.0 {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    let lambda = (low + high) / 2.0;
+    let fitted = std::array::from_fn(|i| frequencies[i] / (1.0 + lambda * gap[i]));
+    let total: f64 = fitted.iter().sum();
+    fitted.map(|p| p / total)
 }
 
 /// The error function, to about 1e-7 (Abramowitz and Stegun, 7.1.26).
@@ -230,6 +336,60 @@ mod tests {
             pairs.add(a, b);
         }
         assert_eq!((pairs.0, pairs.pairs()), ([0, 1, 2, 1, 1], 5));
+    }
+
+    /// Pairs 0 2 3 4 1: mean score (2·¼ + 3·½ + 4·¾ + 1) / 10 = 0.6, variance per pair
+    /// (2·0.35² + 3·0.1² + 4·0.15² + 0.4²) / 10 = 0.0525, standard error √(0.0525 / 10) =
+    /// 0.072457, so the interval is 0.6 ± 0.142013.
+    #[test]
+    fn the_pairs_interval_is_the_mean_pair_score_and_its_standard_error() {
+        let pairs = Pentanomial([0, 2, 3, 4, 1]);
+        assert!(close(pairs.score(), 0.6, 1e-12) && close(pairs.variance(), 0.0525, 1e-12));
+        let (elo, low, high) = pairs.elo();
+        assert!(close(elo, 70.436_504, 1e-5), "{elo}");
+        assert!(close(low, -29.262_540, 1e-4) && close(high, 183.525_371, 1e-4), "{low} {high}");
+        // The same games unpaired spread more: the pairs' interval is the narrower.
+        let games = Tally { wins: 9, draws: 6, losses: 5 };
+        let (_, game_low, game_high) = games.elo();
+        assert!(high - low < game_high - game_low);
+        // Five pairs won 2-0: above zero, unbounded above (once clamped at what one more
+        // game could score).
+        let (elo, low, high) = Pentanomial([0, 0, 0, 0, 5]).elo();
+        assert!(elo == f64::INFINITY && low > 0.0 && high == f64::INFINITY, "{low}");
+        // Every pair drawn 1-1: even, with an interval from virtual pairs either side.
+        let (elo, low, high) = Pentanomial([0, 0, 6, 0, 0]).elo();
+        assert!(close(elo, 0.0, 1e-9) && low < -50.0 && close(high, -low, 1e-9), "{low}");
+        assert_eq!(Pentanomial::default().elo().0, 0.0);
+    }
+
+    /// The generalized SPRT against a reference computed apart (Python, bisection for λ):
+    /// pairs 10 60 180 80 20, H0 0 Elo, H1 10 Elo, LLR 2.341165; pairs 5 30 60 30 5, −0.279335.
+    /// The normal approximation `N (s1 − s0)(2μ − s0 − s1) / (2σ²)` over pairs is close.
+    #[test]
+    fn the_pairs_llr_is_the_generalized_sprt() {
+        let pairs = Pentanomial([10, 60, 180, 80, 20]);
+        assert!(close(pairs.llr(0.0, 10.0), 2.341_165, 1e-5), "{}", pairs.llr(0.0, 10.0));
+        let even = Pentanomial([5, 30, 60, 30, 5]);
+        assert!(close(even.llr(0.0, 10.0), -0.279_335, 1e-5), "{}", even.llr(0.0, 10.0));
+        assert!(close(Pentanomial([0, 2, 3, 4, 1]).llr(0.0, 10.0), 0.248_281, 1e-5));
+        let approx = |p: &Pentanomial| {
+            let (s0, s1) = (0.5, score_of_elo(10.0));
+            let n = f64::from(p.pairs());
+            n * (s1 - s0) * (2.0 * p.score() - s0 - s1) / (2.0 * p.variance())
+        };
+        assert!(close(pairs.llr(0.0, 10.0), approx(&pairs), 0.05));
+        // The distribution fitted to a mean has that mean.
+        let fitted = mean_constrained(&[0.1, 0.2, 0.3, 0.3, 0.1], score_of_elo(10.0));
+        let mean: f64 = fitted.iter().zip(PAIR_SCORES).map(|(p, a)| p * a).sum();
+        assert!(close(mean, score_of_elo(10.0), 1e-9) && close(fitted[0], 0.107_204, 1e-5));
+        // Symmetric hypotheses around an even result balance; nothing before the first pair.
+        assert!(Pentanomial([3, 7, 10, 7, 3]).llr(-10.0, 10.0).abs() < 1e-9);
+        assert_eq!(Pentanomial::default().llr(0.0, 10.0), 0.0);
+        // The same 700 games counted one by one (the 180 even pairs a win and a loss each)
+        // tell less: the pairs' LLR of the same gain is the larger.
+        let games = Tally { wins: 300, draws: 140, losses: 260 };
+        assert!(close(games.score(), pairs.score(), 1e-12));
+        assert!(pairs.llr(0.0, 10.0) > games.llr(0.0, 10.0), "{}", games.llr(0.0, 10.0));
     }
 
     #[test]

@@ -9,17 +9,21 @@
 //! engine2 Rapfi 2024
 //! W-D-L 11-2-7
 //! score 0.6000
-//! elo 70.4 [-85.7, 244.0]
+//! elo 70.4 [-29.3, 183.5]                   (from the pairs; from the games before one)
 //! los 0.8145
 //! draw_ratio 0.1000
 //! pentanomial 0 2 3 4 1                     (pairs scoring 0, ½, 1, 1½, 2)
 //! forfeits engine1 none
 //! forfeits engine2 timeout 1
 //! clock used engine1 81.3% engine2 64.0%    (with --time-game)
-//! sprt llr 0.84 [-2.94, 2.94] continue      (with --sprt)
+//! sprt llr 0.25 [-2.94, 2.94] continue      (with --sprt: from the pairs)
 //! ```
 //!
-//! The counts are engine 1's. The names are the engines' `ABOUT` names (numbered when they
+//! The counts are engine 1's. Every opening is played with both colours, so the Elo interval
+//! and the SPRT are taken over the pairs (see `mnk_protocol::manager::stats`): their opening
+//! bias cancels, the interval is narrower, and the SPRT (the generalized SPRT over the
+//! pentanomial) decides with fewer games; it is checked as each pair completes, so a match
+//! stops between pairs. A bound the pairs leave open prints as `inf`. The names are the engines' `ABOUT` names (numbered when they
 //! are the same) unless `--name1`/`--name2` give others; they are also the SGF's `PB`/`PW`,
 //! beside its rule, date, event and each move's time. An engine that cannot be started ends
 //! the match with a message (exit code 1), after the summary of the games already played if
@@ -266,7 +270,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             std::fs::write(dir.join(format!("game-{:04}.psq", index + 1)), write_psq(&game_file))?;
         }
         if let Some((elo0, elo1)) = sprt
-            && sprt_verdict(tally.llr(elo0, elo1)) != SprtVerdict::Continue
+            && sprt_verdict(report.pentanomial.llr(elo0, elo1)) != SprtVerdict::Continue
         {
             stop.raise();
         }
@@ -405,7 +409,8 @@ impl Report {
         writeln!(out, "W-D-L {}-{}-{}", tally.wins, tally.draws, tally.losses)?;
         writeln!(out, "score {:.4}", tally.score())?;
         // Adding 0.0 turns a negative zero into 0.0 for printing.
-        let (elo, low, high) = tally.elo();
+        let (elo, low, high) =
+            if self.pentanomial.pairs() > 0 { self.pentanomial.elo() } else { tally.elo() };
         writeln!(out, "elo {:.1} [{:.1}, {:.1}]", elo + 0.0, low + 0.0, high + 0.0)?;
         writeln!(out, "los {:.4}", tally.los())?;
         writeln!(out, "draw_ratio {:.4}", tally.draw_ratio())?;
@@ -423,7 +428,7 @@ impl Report {
             writeln!(out, "clock used engine1 {first:.1}% engine2 {second:.1}%")?;
         }
         if let Some((elo0, elo1)) = sprt {
-            let llr = tally.llr(elo0, elo1);
+            let llr = self.pentanomial.llr(elo0, elo1);
             let (lower, upper) = sprt_bounds(0.05, 0.05);
             let verdict = match sprt_verdict(llr) {
                 SprtVerdict::H0 => "H0 accepted",
