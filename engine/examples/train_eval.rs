@@ -38,10 +38,20 @@
 //!
 //! Options: `--passes N` (400), `--lambda L` (0.5), `--pull P` (1e-9), `--step S` (2.0,
 //! Adam's step in potential units), `--skip-decisive` (leave out the positions whose search
-//! found a forced win or loss: the search reads those, not the evaluation), `--rules LIST`
-//! (freestyle,standard,renju: the rules fitted; the others keep the prior worths),
-//! `--tables LIST` (codes,flags: what is fitted; the codes left out keep the prior worths, the
-//! flag tables left out stay empty).
+//! found a forced win or loss: the search reads those, not the evaluation), `--quiet` (fit
+//! on the quiet positions only: those without a mate score, in which the move played neither
+//! makes nor blocks a four), `--scale N|auto` (600: the prediction is `σ(eval / N)`; `auto`
+//! fits N to the training positions with the worths before any learning, and the fit goes on
+//! at that N), `--no-colour-term` (renju's fit has a term for the colour to move, which
+//! takes up the side favoured by the openings and is left out of the table; this leaves it
+//! out of the fit too), `--rules LIST` (freestyle,standard,renju: the rules fitted; the
+//! others keep the prior worths), `--tables LIST` (codes,flags: what is fitted; the codes
+//! left out keep the prior worths, the flag tables left out stay empty).
+//!
+//! Every position that can be a sample is one, the tactical ones (a mate score, or a move
+//! that makes or blocks a four) included; the losses are reported on the training positions
+//! and on the held-out ones, quiet and tactical apart, so a fit that only learns tactics
+//! shows it.
 
 use std::io::Write;
 
@@ -56,21 +66,28 @@ use mnk_engine::eval::weights::{EVAL_TABLES, POTENTIAL_SCALE, Role, eval_table};
 use mnk_engine::eval::worth::{code_worth, flag_table, prior_worth};
 use mnk_engine::eval::{TEMPO, code_terms, size_lead};
 use mnk_engine::game::Game;
-use mnk_engine::notation::format_pos;
+use mnk_engine::geometry::Cell;
+use mnk_engine::notation::{Point, format_pos};
 use mnk_engine::pattern::code::PCODES;
+use mnk_engine::pattern::keys::PatternState;
+use mnk_engine::pattern::pair::ThreatKind;
 use mnk_engine::rules::Rule;
 use mnk_engine::score::{Score, is_decisive};
 use mnk_engine::size::BoardSize;
 use mnk_engine::storage::Storage;
 use mnk_engine::with_game;
 
-/// The evaluation's scale in the prediction `σ(eval / SCALE)`.
+/// The evaluation's scale in the prediction `σ(eval / SCALE)`, and in the targets' reading of
+/// the search's scores, unless `--scale` says otherwise.
 const SCALE: f64 = 600.0;
 /// The codes' weights: tables × roles × codes.
 const CODE_WEIGHTS: usize = EVAL_TABLES * 2 * PCODES;
-/// All weights: the codes', then the threat-flag tables' (tables × flag pairs, in evaluation
-/// units).
-const WEIGHTS: usize = CODE_WEIGHTS + EVAL_TABLES * FLAG_ENTRIES;
+/// The renju colour term's weight (in evaluation units, for black to move; the table leaves
+/// it out).
+const COLOUR_WEIGHT: usize = CODE_WEIGHTS + EVAL_TABLES * FLAG_ENTRIES;
+/// All weights: the codes', the threat-flag tables' (tables × flag pairs, in evaluation
+/// units), then the colour term.
+const WEIGHTS: usize = COLOUR_WEIGHT + 1;
 /// The gradient is summed over this many fixed slices of the samples, then the slices in
 /// order: the sums do not depend on the number of threads.
 const SLICES: usize = 16;
@@ -172,6 +189,12 @@ struct Options {
     step: f64,
     /// Whether positions whose search found a forced win or loss are left out.
     skip_decisive: bool,
+    /// Whether only the quiet positions are fitted (the tactical ones are still reported).
+    quiet: bool,
+    /// The prediction's scale, or `None` to fit it.
+    scale: Option<f64>,
+    /// Whether renju's fit has its colour term.
+    colour_term: bool,
     /// The rules fitted (the others' games are skipped and their tables left to the prior).
     rules: Vec<Rule>,
     /// Whether the codes' worths are fitted (else they keep the prior's).
@@ -180,14 +203,35 @@ struct Options {
     flags: bool,
 }
 
-/// The samples: each a slice of `features` (weight index, coefficient), its target and rule.
-#[derive(Default)]
+/// The samples: each a slice of `features` (weight index, coefficient), its target and rule,
+/// whether it is held out, tactical and fitted; and the prediction's scale.
 struct Samples {
     features: Vec<(u32, f32)>,
     starts: Vec<u32>,
     targets: Vec<f32>,
     rules: Vec<u8>,
     held_out: Vec<bool>,
+    /// A mate score, or a move that makes or blocks a four.
+    tactical: Vec<bool>,
+    /// Fitted: not held out, and quiet if only quiet positions are fitted.
+    training: Vec<bool>,
+    /// The prediction is `σ(eval / scale)`.
+    scale: f64,
+}
+
+impl Default for Samples {
+    fn default() -> Self {
+        Samples {
+            features: Vec::new(),
+            starts: Vec::new(),
+            targets: Vec::new(),
+            rules: Vec::new(),
+            held_out: Vec::new(),
+            tactical: Vec::new(),
+            training: Vec::new(),
+            scale: SCALE,
+        }
+    }
 }
 
 impl Samples {
@@ -200,13 +244,23 @@ impl Samples {
         &self.features[self.starts[i] as usize..end]
     }
 
-    fn push(&mut self, features: &[(u32, f32)], target: f64, rule: usize, held_out: bool) {
+    fn push(&mut self, features: &[(u32, f32)], target: f64, rule: usize, split: Split) {
         self.starts.push(self.features.len() as u32);
         self.features.extend_from_slice(features);
         self.targets.push(target as f32);
         self.rules.push(rule as u8);
-        self.held_out.push(held_out);
+        self.held_out.push(split.held_out);
+        self.tactical.push(split.tactical);
+        self.training.push(split.training);
     }
+}
+
+/// Where a sample goes: held out or not, tactical or not, fitted or not.
+#[derive(Copy, Clone)]
+struct Split {
+    held_out: bool,
+    tactical: bool,
+    training: bool,
 }
 
 /// The index of a weight.
@@ -255,13 +309,23 @@ fn size_lead_row(size: BoardSize, rule: Rule) -> Vec<f32> {
 }
 
 /// A position's features (weight index, coefficient): its code terms less the size lead's
-/// `lead`, and its threat-flag entry. `row` is a zeroed scratch row, left zeroed.
-fn position_features(game: &Game, lead: &[f32], row: &mut [f32]) -> Vec<(u32, f32)> {
+/// `lead`, its threat-flag entry, and under renju with `colour_term` the colour to move (+1
+/// black, −1 white). `row` is a zeroed scratch row, left zeroed.
+fn position_features(
+    game: &Game,
+    lead: &[f32],
+    colour_term: bool,
+    row: &mut [f32],
+) -> Vec<(u32, f32)> {
     with_game!(game, b => add_features(b, 1.0, row));
-    // The flag tables are in evaluation units: their feature counts as POTENTIAL_SCALE
-    // potential units.
+    // The flag tables and the colour term are in evaluation units: their features count as
+    // POTENTIAL_SCALE potential units.
     if let Some(flag) = with_game!(game, b => flag_feature(b)) {
         row[flag] += POTENTIAL_SCALE as f32;
+    }
+    if colour_term && game.rule() == Rule::Renju {
+        let sign = if game.side_to_move() == Color::Black { 1.0 } else { -1.0 };
+        row[COLOUR_WEIGHT] += sign * POTENTIAL_SCALE as f32;
     }
     let features = row
         .iter()
@@ -313,16 +377,32 @@ fn samples(lines: impl Iterator<Item = (String, String)>, options: &Options) -> 
             let result = if me == Color::Black { black_result } else { 1.0 - black_result };
             let decisive = is_decisive(score as Score);
             if is_quiet(&game) && !(options.skip_decisive && decisive) {
-                let features = position_features(&game, lead, &mut row);
+                let features = position_features(&game, lead, options.colour_term, &mut row);
                 let target = options.lambda * result
                     + (1.0 - options.lambda) * sigmoid(score.clamp(-5000.0, 5000.0) / SCALE);
-                samples.push(&features, target, rule_index, held_out);
+                let tactical = decisive || makes_or_blocks_a_four(&game, point);
+                let training = !(held_out || options.quiet && tactical);
+                samples.push(&features, target, rule_index, Split { held_out, tactical, training });
             }
             game.try_play(point).unwrap_or_else(|_| bad(&format!("{} illegal", format_pos(point))));
         }
     }
     eprintln!("{game_index} games ({} repeated games left out)", distinct.repeated);
     samples
+}
+
+/// Whether `point`, played in `game`, makes a four of the side to move's or takes a cell
+/// where the opponent would make one.
+fn makes_or_blocks_a_four(game: &Game, point: Point) -> bool {
+    let cell = game.geometry().cell(point.x, point.y).expect("a move on the board");
+    with_game!(game, b => four_cell(b, cell))
+}
+
+/// Whether a stone of either side on `cell` would make a four.
+fn four_cell<B: Storage>(board: &Board<B>, cell: Cell) -> bool {
+    [Color::Black, Color::White].into_iter().any(|colour| {
+        board.patterns().threat_cells(colour, ThreatKind::Four).is_some_and(|c| c.contains(cell))
+    })
 }
 
 /// The evaluation of sample `i` with weights `w`, in evaluation units.
@@ -339,7 +419,7 @@ fn features_evaluation(w: &[f64], features: &[(u32, f32)]) -> f64 {
 
 /// The prediction for sample `i` with weights `w`.
 fn predict(w: &[f64], samples: &Samples, i: usize) -> f64 {
-    sigmoid(evaluation(w, samples, i) / SCALE)
+    sigmoid(evaluation(w, samples, i) / samples.scale)
 }
 
 /// Cross-entropy against the target, less the target's own entropy (0 for a perfect fit).
@@ -349,24 +429,31 @@ fn loss(p: f64, y: f64) -> f64 {
     xlogx(y, p) + xlogx(1.0 - y, 1.0 - p)
 }
 
-/// Per rule, the mean loss of the training and held-out samples.
-fn losses(w: &[f64], samples: &Samples) -> [[f64; 2]; 3] {
-    let mut sums = [[(0.0, 0usize); 2]; 3];
+/// Per rule, the mean loss of the training samples, of the held-out quiet ones and of the
+/// held-out tactical ones.
+fn losses(w: &[f64], samples: &Samples) -> [[f64; 3]; 3] {
+    let mut sums = [[(0.0, 0usize); 3]; 3];
     for i in 0..samples.len() {
-        let entry = &mut sums[usize::from(samples.rules[i])][usize::from(samples.held_out[i])];
+        let group = match (samples.training[i], samples.held_out[i], samples.tactical[i]) {
+            (true, _, _) => 0,
+            (false, true, false) => 1,
+            (false, true, true) => 2,
+            (false, false, _) => continue,
+        };
+        let entry = &mut sums[usize::from(samples.rules[i])][group];
         entry.0 += loss(predict(w, samples, i), f64::from(samples.targets[i]));
         entry.1 += 1;
     }
     sums.map(|r| r.map(|(sum, n)| sum / n.max(1) as f64))
 }
 
-/// The losses per rule, and the mean size of the evaluation (its scale is what the search's
-/// margins were tuned to).
+/// The losses per rule (training / held-out quiet / held-out tactical), and the mean size of
+/// the evaluation (its scale is what the search's margins were tuned to).
 fn report(label: &str, w: &[f64], samples: &Samples) -> String {
     let l = losses(w, samples);
     let mut text = format!("{label}:");
-    for (rule, [train, held]) in RULES.iter().zip(l) {
-        text += &format!(" {rule} {train:.5} / {held:.5}");
+    for (rule, [train, quiet, tactical]) in RULES.iter().zip(l) {
+        text += &format!(" {rule} {train:.5} / {quiet:.5} / {tactical:.5}");
     }
     let size: f64 = (0..samples.len()).map(|i| evaluation(w, samples, i).abs()).sum();
     text += &format!(", mean |eval| {:.0}", size / samples.len().max(1) as f64);
@@ -376,7 +463,7 @@ fn report(label: &str, w: &[f64], samples: &Samples) -> String {
 /// The training samples of each rule.
 fn training_counts(samples: &Samples) -> [usize; 3] {
     let mut counts = [0; 3];
-    for i in (0..samples.len()).filter(|&i| !samples.held_out[i]) {
+    for i in (0..samples.len()).filter(|&i| samples.training[i]) {
         counts[usize::from(samples.rules[i])] += 1;
     }
     counts
@@ -394,11 +481,11 @@ fn gradient(w: &[f64], samples: &Samples) -> Vec<f64> {
                 scope.spawn(move || {
                     let mut g = vec![0.0; WEIGHTS];
                     for i in (s * slice)..((s + 1) * slice).min(n) {
-                        if samples.held_out[i] {
+                        if !samples.training[i] {
                             continue;
                         }
                         let d = (predict(w, samples, i) - f64::from(samples.targets[i]))
-                            / SCALE
+                            / samples.scale
                             / f64::from(POTENTIAL_SCALE)
                             / counts[usize::from(samples.rules[i])];
                         for &(j, c) in samples.features(i) {
@@ -427,6 +514,9 @@ fn fit(args: &[String]) {
         pull: 1e-9,
         step: 2.0,
         skip_decisive: false,
+        quiet: false,
+        scale: Some(SCALE),
+        colour_term: true,
         rules: RULES.to_vec(),
         codes: true,
         flags: true,
@@ -444,6 +534,18 @@ fn fit(args: &[String]) {
             "--pull" => options.pull = value("--pull"),
             "--step" => options.step = value("--step"),
             "--skip-decisive" => options.skip_decisive = true,
+            "--quiet" => options.quiet = true,
+            "--no-colour-term" => options.colour_term = false,
+            "--scale" => {
+                let v = it.next().unwrap_or_else(|| fail("--scale needs a value"));
+                options.scale = match v.as_str() {
+                    "auto" => None,
+                    _ => match v.parse::<f64>() {
+                        Ok(scale) if scale > 0.0 && scale.is_finite() => Some(scale),
+                        _ => fail(&format!("--scale: not a positive number or auto: {v}")),
+                    },
+                };
+            }
             "--tables" => {
                 let list = it.next().unwrap_or_else(|| fail("--tables needs a value"));
                 let names: Vec<&str> = list.split(',').collect();
@@ -471,17 +573,50 @@ fn fit(args: &[String]) {
         fail("no game files");
     }
     let lines = paths.iter().flat_map(|path| open(path).map(move |line| (path.clone(), line)));
-    let samples = samples(lines, &options);
-    let train = samples.held_out.iter().filter(|&&h| !h).count();
-    eprintln!("{} samples, {train} for training", samples.len());
+    let mut samples = samples(lines, &options);
+    let train = samples.training.iter().filter(|&&t| t).count();
+    let tactical = samples.tactical.iter().filter(|&&t| t).count();
+    eprintln!("{} samples ({tactical} tactical), {train} for training", samples.len());
     let prior = prior();
-    let start = report("prior (training / held out)", &prior, &samples);
+    samples.scale = options.scale.unwrap_or_else(|| fitted_scale(&prior, &samples));
+    eprintln!("scale {:.1}", samples.scale);
+    let start = report("prior (training / held-out quiet / held-out tactical)", &prior, &samples);
     eprintln!("{start}");
     let w = train_weights(&samples, &options, &prior, true);
-    let end = report("fitted (training / held out)", &w, &samples);
+    let end = report("fitted (training / held-out quiet / held-out tactical)", &w, &samples);
+    if options.colour_term && options.rules.contains(&Rule::Renju) {
+        eprintln!(
+            "renju colour term {:+.1} for black to move (left out of the table)",
+            w[COLOUR_WEIGHT]
+        );
+    }
     let source = table_source(&w, &options, args, &samples, &start, &end);
     let mut out = std::io::stdout().lock();
     out.write_all(source.as_bytes()).unwrap_or_else(|e| fail(&format!("writing: {e}")));
+}
+
+/// The prediction's scale that fits the training samples best with weights `w`: the loss's
+/// minimum over `ln scale` in [ln 100, ln 5000], by golden-section search (the loss is
+/// unimodal in the scale for a fixed evaluation).
+fn fitted_scale(w: &[f64], samples: &Samples) -> f64 {
+    let counts = training_counts(samples).map(|n| n.max(1) as f64);
+    let mean_loss = |ln_scale: f64| -> f64 {
+        let scale = ln_scale.exp();
+        (0..samples.len())
+            .filter(|&i| samples.training[i])
+            .map(|i| {
+                let p = sigmoid(evaluation(w, samples, i) / scale);
+                loss(p, f64::from(samples.targets[i])) / counts[usize::from(samples.rules[i])]
+            })
+            .sum()
+    };
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut low, mut high) = (100f64.ln(), 5000f64.ln());
+    for _ in 0..40 {
+        let (a, b) = (high - ratio * (high - low), low + ratio * (high - low));
+        if mean_loss(a) < mean_loss(b) { high = b } else { low = a }
+    }
+    ((low + high) / 2.0).exp()
 }
 
 /// The worths before any learning ([`prior_worth`]), by weight index.
@@ -525,7 +660,11 @@ fn train_weights(samples: &Samples, options: &Options, prior: &[f64], verbose: b
     let mut w = prior.to_vec();
     let (mut m, mut v) = (vec![0.0; WEIGHTS], vec![0.0; WEIGHTS]);
     let (beta1, beta2) = (0.9f64, 0.999f64);
-    let fitted = |i: usize| if i < CODE_WEIGHTS { options.codes } else { options.flags };
+    let fitted = |i: usize| match i {
+        _ if i < CODE_WEIGHTS => options.codes,
+        COLOUR_WEIGHT => options.colour_term,
+        _ => options.flags,
+    };
     for pass in 1..=options.passes {
         let g = gradient(&w, samples);
         for i in (0..WEIGHTS).filter(|&i| fitted(i)) {
@@ -703,6 +842,9 @@ mod tests {
             pull: 1e-6,
             step: 2.0,
             skip_decisive: false,
+            quiet: false,
+            scale: Some(SCALE),
+            colour_term: true,
             rules: RULES.to_vec(),
             codes: true,
             flags: true,
@@ -714,12 +856,11 @@ mod tests {
         samples(games.into_iter().map(|g| (String::from("sample"), g)), &options(0))
     }
 
-    /// The mean loss of the training samples.
     /// The sum over the rules of each rule's mean loss on its training samples.
     fn training_loss(w: &[f64], samples: &Samples) -> f64 {
         let counts = training_counts(samples);
         (0..samples.len())
-            .filter(|&i| !samples.held_out[i])
+            .filter(|&i| samples.training[i])
             .map(|i| {
                 let rule_count = counts[usize::from(samples.rules[i])] as f64;
                 loss(predict(w, samples, i), f64::from(samples.targets[i])) / rule_count
@@ -749,7 +890,8 @@ mod tests {
                 for _ in 0..5 {
                     let mut game = Game::new(size, rule);
                     while !game.outcome().is_decided() && game.move_count() < 90 {
-                        let features = position_features(&game, &lead, &mut row);
+                        // (The colour term is the fit's alone: the engine has none.)
+                        let features = position_features(&game, &lead, true, &mut row);
                         let trainer = features_evaluation(&w, &features);
                         let clamped = trainer.clamp(-f64::from(MAX_EVAL), f64::from(MAX_EVAL));
                         let engine = with_game!(&game, b => evaluate(b));
@@ -773,6 +915,52 @@ mod tests {
             }
         }
         assert!(checked > 4000, "{checked} positions");
+    }
+
+    /// The fitted scale is the one the targets were made with: targets `σ(eval / 400)` with
+    /// the prior's evaluation give back 400.
+    #[test]
+    fn the_fitted_scale_recovers_the_targets_scale() {
+        let mut samples = sample_samples();
+        let prior = prior();
+        for i in 0..samples.len() {
+            samples.targets[i] = sigmoid(evaluation(&prior, &samples, i) / 400.0) as f32;
+        }
+        let scale = fitted_scale(&prior, &samples);
+        assert!((scale - 400.0).abs() < 2.0, "{scale}");
+    }
+
+    /// The sample games' positions fall into quiet and tactical ones; `--quiet` fits the
+    /// quiet ones only, and renju's positions carry the colour term (+4 for black to move,
+    /// −4 for white, in potential units: one evaluation unit a weight unit).
+    #[test]
+    fn tactical_positions_are_told_apart_and_the_quiet_fit_leaves_them_out() {
+        let games = sample_games();
+        let lines = || games.iter().map(|g| (String::from("sample"), g.clone()));
+        let all = samples(lines(), &options(0));
+        let quiet = samples(lines(), &Options { quiet: true, ..options(0) });
+        let tactical = all.tactical.iter().filter(|&&t| t).count();
+        assert!(tactical > 0 && tactical < all.len(), "{tactical} of {}", all.len());
+        assert_eq!(quiet.len(), all.len(), "every position is still a sample");
+        for i in 0..all.len() {
+            assert_eq!(all.training[i], !all.held_out[i]);
+            assert_eq!(quiet.training[i], !quiet.held_out[i] && !quiet.tactical[i]);
+        }
+        let renju = RULES.iter().position(|&r| r == Rule::Renju).expect("renju") as u8;
+        for i in (0..all.len()).filter(|&i| all.rules[i] == renju) {
+            let colour: Vec<f32> = all
+                .features(i)
+                .iter()
+                .filter(|&&(j, _)| j as usize == COLOUR_WEIGHT)
+                .map(|&(_, c)| c)
+                .collect();
+            assert!(colour == [4.0] || colour == [-4.0], "{colour:?}");
+        }
+        let without = samples(lines(), &Options { colour_term: false, ..options(0) });
+        assert!(
+            (0..without.len())
+                .all(|i| without.features(i).iter().all(|&(j, _)| j as usize != COLOUR_WEIGHT))
+        );
     }
 
     #[test]

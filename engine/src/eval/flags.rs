@@ -35,11 +35,15 @@ pub const FLAG_BITS: usize = 4;
 /// flags.
 pub const FLAG_ENTRIES: usize = 1 << (2 * FLAG_BITS);
 
-/// The flags of `color` on `board`, if the board keeps patterns.
+/// The flags of `color` on `board`, if the board keeps patterns. A colour the rule restricts
+/// (renju's black) makes no threat on a forbidden point: those cells are left out.
 pub fn side_flags<B: Storage>(board: &Board<B>, color: Color) -> Option<u8> {
     let lines = board.patterns();
     let empty = board.empty_cells();
-    let cells = |kind| lines.threat_cells(color, kind).map(|c| c & empty);
+    let playable = |cells: B| {
+        if board.rule().restricts(color) { cells - board.forbidden_among(cells) } else { cells }
+    };
+    let cells = |kind| lines.threat_cells(color, kind).map(|c| playable(c & empty));
     let (three, four) = (cells(ThreatKind::Three)?, cells(ThreatKind::Four)?);
     let open_four = cells(ThreatKind::OpenFour)?;
     let flag = |on: bool, flag: ThreatFlag| u8::from(on) << flag as u8;
@@ -60,7 +64,7 @@ pub const fn flag_index(me: u8, them: u8) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitboard::Bits256;
+    use crate::bitboard::{Bitboard, Bits256};
     use crate::rules::Rule;
 
     #[test]
@@ -80,6 +84,33 @@ mod tests {
         let all = (1 << FLAG_BITS) - 1;
         assert_eq!(black, all, "{black:b}");
         assert_eq!(side_flags(&board, Color::White).unwrap(), 0);
+    }
+
+    /// Renju's black with a double-three point (g8: h8 i8 along the row, g9 g10 down the
+    /// column) and nothing else: under freestyle the point is a three, under renju it is
+    /// forbidden and black has no three.
+    #[test]
+    fn renju_blacks_forbidden_points_make_no_threat() {
+        let moves = "h8a1i8a15g9o1g10o15";
+        let flags = |rule| {
+            let board = Board::<Bits256>::from_notation(rule, moves).unwrap();
+            side_flags(&board, Color::Black).unwrap()
+        };
+        assert_eq!(
+            flags(Rule::Freestyle) & (1 << ThreatFlag::Three as u8),
+            1 << ThreatFlag::Three as u8
+        );
+        let renju = Board::<Bits256>::from_notation(Rule::Renju, moves).unwrap();
+        let forbidden = renju.forbidden_among(renju.empty_cells());
+        assert_eq!(forbidden.count(), 1, "g8 alone");
+        // The other threes (the row's and the column's far ends) remain.
+        let three = renju.patterns().threat_cells(Color::Black, ThreatKind::Three).unwrap()
+            & renju.empty_cells();
+        assert_eq!(
+            flags(Rule::Renju) & (1 << ThreatFlag::Three as u8) != 0,
+            !(three - forbidden).is_empty()
+        );
+        assert!((three & forbidden) == forbidden, "g8 is a three cell");
     }
 
     #[test]
