@@ -51,7 +51,13 @@ pub(crate) fn is_held_out(key: &str) -> bool {
     let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     });
-    hash.is_multiple_of(10)
+    // FNV's low bit is the parity of the bytes, and a full board's moves are the same bytes
+    // in any order: taken as it is, one in ten held out almost no drawn game. SplitMix64's
+    // finalizer mixes every bit into the low ones first.
+    let mut z = hash;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (z ^ (z >> 31)).is_multiple_of(10)
 }
 
 /// Whether neither side can make five in `game`: a position the evaluation is judged on
