@@ -711,7 +711,7 @@ fn table_source(
         args.join(" ")
     );
     text += "//! ```\n//!\n";
-    let train = samples.held_out.iter().filter(|&&h| !h).count();
+    let train = samples.training.iter().filter(|&&t| t).count();
     text += &format!("//! {} samples, {train} for training.\n", samples.len());
     text += &format!("//! Loss (cross-entropy less the target's entropy), {start}.\n");
     text += &format!("//! {end}.\n\n");

@@ -180,7 +180,7 @@ impl Pentanomial {
     /// The generalized SPRT's log-likelihood ratio of H1 (`elo1`) against H0 (`elo0`): the
     /// log-likelihood of the pairs under the pentanomial distribution of greatest likelihood
     /// whose mean score is H1's, less that under H0's (each empty category counted as
-    /// [`EMPTY_PAIRS`]). 0 before the first pair.
+    /// 0.001 pairs). 0 before the first pair.
     pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
         if self.pairs() == 0 {
             return 0.0;
