@@ -382,6 +382,7 @@ pub fn search<B: Storage>(board: &Board<B>, depth: u32, stop: &Stop) -> SearchRe
         stopped: player.stopped,
         vcf_nodes: 0,
         root_threat_time: Default::default(),
+        check_time: Default::default(),
     }
 }
 

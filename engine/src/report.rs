@@ -74,6 +74,9 @@ pub struct SearchResult {
     /// Time of the threat searches before the main search (gomoku boards: root VCF, VCT and
     /// the defence filter); the rest of `time` is the main search's.
     pub root_threat_time: Duration,
+    /// Time of the checks of the iterations' best moves against the opponent's threat
+    /// sequences (gomoku boards), within `time` after `root_threat_time`.
+    pub check_time: Duration,
 }
 
 impl SearchResult {

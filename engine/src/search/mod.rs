@@ -327,6 +327,7 @@ impl<'t, B: Storage> Searcher<'t, B> {
             stopped: false,
             vcf_nodes: 0,
             root_threat_time: Default::default(),
+            check_time: Default::default(),
         };
         if self.board.legal_moves().is_empty() {
             return result;
@@ -352,6 +353,7 @@ impl<'t, B: Storage> Searcher<'t, B> {
         self.count_nodes(&mut result);
         result.seldepth = self.seldepth as u32;
         result.time = self.clock.elapsed();
+        result.check_time = self.best_move_checks.time;
         debug_assert!(result.best_move.is_some_and(|m| self.board.legal_moves().contains(m)));
         result
     }

@@ -26,7 +26,7 @@ pub(super) struct BestMoveChecks {
     /// The last move checked and the nodes of its next check (0: no more checks).
     last: Option<(Cell, u64)>,
     /// Time the checks took so far.
-    time: Duration,
+    pub(super) time: Duration,
     /// The threat search's speed, nodes per second: measured by the root threat searches,
     /// then by each check (`assumed_threat_nps` until then).
     speed: Option<f64>,

@@ -424,8 +424,12 @@ impl Session {
             return lines;
         };
         log::debug!(
-            "search done in {} ms: {:?} score {}",
+            "search done in {} ms (root threats {} ms, best-move checks {} ms, depth {}): {:?} \
+             score {}",
             thought.as_millis(),
+            outcome.result.root_threat_time.as_millis(),
+            outcome.result.check_time.as_millis(),
+            outcome.result.depth,
             best,
             outcome.result.score()
         );
