@@ -574,7 +574,7 @@ fn fit(args: &[String]) {
     }
     let lines = paths.iter().flat_map(|path| open(path).map(move |line| (path.clone(), line)));
     let mut samples = samples(lines, &options);
-    let train = samples.training.iter().filter(|&&t| t).count();
+    let train: usize = training_counts(&samples).iter().sum();
     let tactical = samples.tactical.iter().filter(|&&t| t).count();
     eprintln!("{} samples ({tactical} tactical), {train} for training", samples.len());
     let prior = prior();
@@ -711,7 +711,7 @@ fn table_source(
         args.join(" ")
     );
     text += "//! ```\n//!\n";
-    let train = samples.training.iter().filter(|&&t| t).count();
+    let train: usize = training_counts(samples).iter().sum();
     text += &format!("//! {} samples, {train} for training.\n", samples.len());
     text += &format!("//! Loss (cross-entropy less the target's entropy), {start}.\n");
     text += &format!("//! {end}.\n\n");

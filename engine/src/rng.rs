@@ -27,7 +27,13 @@ impl SplitMix64 {
     #[inline]
     pub const fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
+        Self::mix(self.state)
+    }
+
+    /// SplitMix64's finalizer: every bit of `z` mixed into every bit of the result (also a
+    /// hash's finisher, where a weak hash leaves its low bits poor).
+    #[inline]
+    pub const fn mix(mut z: u64) -> u64 {
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)

@@ -9,6 +9,7 @@ use std::io::BufRead;
 use mnk_engine::bitboard::Bitboard;
 use mnk_engine::game::Game;
 use mnk_engine::notation::{Point, parse_moves};
+use mnk_engine::rng::SplitMix64;
 use mnk_engine::rules::Rule;
 use mnk_engine::size::BoardSize;
 
@@ -54,10 +55,7 @@ pub(crate) fn is_held_out(key: &str) -> bool {
     // FNV's low bit is the parity of the bytes, and a full board's moves are the same bytes
     // in any order: taken as it is, one in ten held out almost no drawn game. SplitMix64's
     // finalizer mixes every bit into the low ones first.
-    let mut z = hash;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (z ^ (z >> 31)).is_multiple_of(10)
+    SplitMix64::mix(hash).is_multiple_of(10)
 }
 
 /// Whether neither side can make five in `game`: a position the evaluation is judged on

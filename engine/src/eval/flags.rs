@@ -40,12 +40,13 @@ pub const FLAG_ENTRIES: usize = 1 << (2 * FLAG_BITS);
 pub fn side_flags<B: Storage>(board: &Board<B>, color: Color) -> Option<u8> {
     let lines = board.patterns();
     let empty = board.empty_cells();
-    let playable = |cells: B| {
-        if board.rule().restricts(color) { cells - board.forbidden_among(cells) } else { cells }
-    };
-    let cells = |kind| lines.threat_cells(color, kind).map(|c| playable(c & empty));
-    let (three, four) = (cells(ThreatKind::Three)?, cells(ThreatKind::Four)?);
-    let open_four = cells(ThreatKind::OpenFour)?;
+    let cells = |kind| lines.threat_cells(color, kind).map(|c| c & empty);
+    let (mut three, mut four) = (cells(ThreatKind::Three)?, cells(ThreatKind::Four)?);
+    let mut open_four = cells(ThreatKind::OpenFour)?;
+    if board.rule().restricts(color) {
+        let forbidden = board.forbidden_among(three | four | open_four);
+        (three, four, open_four) = (three - forbidden, four - forbidden, open_four - forbidden);
+    }
     let flag = |on: bool, flag: ThreatFlag| u8::from(on) << flag as u8;
     Some(
         flag(!three.is_empty(), ThreatFlag::Three)

@@ -23,9 +23,10 @@
 //! and the SPRT are taken over the pairs (see `mnk_protocol::manager::stats`): their opening
 //! bias cancels, the interval is narrower, and the SPRT (the generalized SPRT over the
 //! pentanomial) decides with fewer games; it is checked as each pair completes, so a match
-//! stops between pairs. A bound the pairs leave open prints as `inf`. The names are the engines' `ABOUT` names (numbered when they
-//! are the same) unless `--name1`/`--name2` give others; they are also the SGF's `PB`/`PW`,
-//! beside its rule, date, event and each move's time. An engine that cannot be started ends
+//! stops between pairs. A bound the pairs leave open prints as `inf`. The names are the
+//! engines' `ABOUT` names (numbered when they are the same) unless `--name1`/`--name2` give
+//! others; they are also the SGF's `PB`/`PW`, beside its rule, date, event and each move's
+//! time. An engine that cannot be started ends
 //! the match with a message (exit code 1), after the summary of the games already played if
 //! any were. Ctrl-C ends it too: the summary of the finished games, then exit code 130.
 
