@@ -41,23 +41,19 @@ impl Tally {
             / n
     }
 
-    /// Elo difference and the 95 % interval `(elo, low, high)`, finite for any games. When
-    /// every game had the same result (four draws, three wins) the games alone give no
-    /// spread, so they are taken with the virtual games [`Tally::llr`] adds. The interval's
-    /// scores are kept within what the games and one more drawn game could score,
-    /// `0.5 / (n + 1)` from 0 and 1, where the normal approximation of a few games would
-    /// reach past them.
+    /// Elo difference and the 95 % interval `(elo, low, high)`: the score and its standard
+    /// error over games. A bound whose score reaches 0 or 1 is infinite: the games do not
+    /// bound the difference on that side. When every game had the same result (four draws,
+    /// three wins) the games alone give no spread, so the interval is taken with the virtual
+    /// games [`Tally::llr`] adds.
     pub fn elo(&self) -> (f64, f64, f64) {
         if self.games() == 0 {
             return (0.0, f64::NEG_INFINITY, f64::INFINITY);
         }
-        let tally = self.with_spread();
-        let n = f64::from(tally.games());
-        let s = tally.score();
-        let margin = 1.959_964 * (tally.variance() / n).sqrt();
-        let edge = 0.5 / (f64::from(self.games()) + 1.0);
-        let (low, high) = ((s - margin).max(edge), (s + margin).min(1.0 - edge));
-        (elo_of_score(s), elo_of_score(low.min(s)), elo_of_score(high.max(s)))
+        let spread = self.with_spread();
+        let margin = 1.959_964 * (spread.variance() / f64::from(spread.games())).sqrt();
+        let centre = spread.score();
+        (elo_of_score(self.score()), elo_of_score(centre - margin), elo_of_score(centre + margin))
     }
 
     /// The draws among the games (0..1).
@@ -308,18 +304,22 @@ mod tests {
     }
 
     #[test]
-    fn uniform_results_still_give_a_finite_interval() {
+    fn uniform_results_still_give_an_interval_and_unbounded_sides_are_infinite() {
         // Four draws: even, with a wide interval around it (once [0.0, 0.0]).
         let (elo, low, high) = Tally { draws: 4, ..Tally::default() }.elo();
         assert!(close(elo, 0.0, 1e-9) && low < -100.0 && high > 100.0, "{low} {high}");
         assert!(low.is_finite() && high.is_finite());
-        // Three wins: large, the interval above zero and bounded.
+        // Three wins: the score is 1, the interval above zero and unbounded above.
         let (elo, low, high) = Tally { wins: 3, ..Tally::default() }.elo();
-        assert!(elo > 300.0 && low > 0.0 && high >= elo && high.is_finite(), "{elo} {low}");
-        // One win, one loss: even, within what three games could score.
+        assert!(elo == f64::INFINITY && low > 0.0 && high == f64::INFINITY, "{low}");
+        // 5-1-0: score 11/12, per-game variance (5·(1/12)² + (5/12)²) / 6 = 0.034722, so the
+        // interval 0.916667 ± 0.149100 reaches past 1 (once clamped to 445.6).
+        let (elo, low, high) = Tally { wins: 5, draws: 1, losses: 0 }.elo();
+        assert!(close(elo, elo_of_score(11.0 / 12.0), 1e-9) && high == f64::INFINITY);
+        assert!(close(low, elo_of_score(11.0 / 12.0 - 0.149_100), 1e-2), "{low}");
+        // One win, one loss: even, and two games bound nothing.
         let (elo, low, high) = Tally { wins: 1, losses: 1, ..Tally::default() }.elo();
-        assert!(close(elo, 0.0, 1e-9) && close(high, elo_of_score(1.0 - 0.5 / 3.0), 1e-9));
-        assert!(close(low, -high, 1e-9));
+        assert!(close(elo, 0.0, 1e-9) && low == f64::NEG_INFINITY && high == f64::INFINITY);
         assert_eq!(Tally::default().elo().0, 0.0);
     }
 
@@ -352,8 +352,7 @@ mod tests {
         let games = Tally { wins: 9, draws: 6, losses: 5 };
         let (_, game_low, game_high) = games.elo();
         assert!(high - low < game_high - game_low);
-        // Five pairs won 2-0: above zero, unbounded above (once clamped at what one more
-        // game could score).
+        // Five pairs won 2-0: above zero, unbounded above.
         let (elo, low, high) = Pentanomial([0, 0, 0, 0, 5]).elo();
         assert!(elo == f64::INFINITY && low > 0.0 && high == f64::INFINITY, "{low}");
         // Every pair drawn 1-1: even, with an interval from virtual pairs either side.
