@@ -96,6 +96,14 @@ fn five_by_five_and_gomoku_self_play_finish_and_save_games() {
     let saved = std::fs::read_to_string(&sgf).unwrap();
     assert_eq!(saved.matches("(;GM[4]FF[4]SZ[15]").count(), 2);
     assert!(dir.join("psq").join("game-0002.psq").exists());
+    assert!(!stderr(&out).contains("appending"), "{}", stderr(&out));
+    // A second match adds its games to the file, and says so.
+    let out =
+        play(MNK, MNK, "--size 15 --games 2 --time-move 30", &["--sgf", sgf.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("appending the games to"), "{}", stderr(&out));
+    let saved = std::fs::read_to_string(&sgf).unwrap();
+    assert_eq!(saved.matches("(;GM[4]FF[4]SZ[15]").count(), 4);
 }
 
 /// Self-play on a smaller square board, a rectangle and 20×20, each game played to its end
@@ -353,6 +361,30 @@ fn an_engine_that_cannot_start_stops_the_match_with_a_message() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(stdout(&out), "", "no summary of no games");
     assert!(stderr(&out).contains("engine failed to start"), "{}", stderr(&out));
+
+    // One that starts and exits at once, or refuses the board, plays no game either (it once
+    // lost every game: a 2-0 "win" with exit code 0).
+    let dir = scratch("setup");
+    let quitter = executable(&dir.join("quitter"), "#!/bin/sh\nexit 0\n");
+    let refuser = broken_engine(&dir, "refuser", "echo 7,7");
+    let refuser = executable(
+        &dir.join("refuser-board"),
+        &std::fs::read_to_string(&refuser)
+            .unwrap()
+            .replace("START*) echo OK", "START*) echo ERROR no"),
+    );
+    for (engine, why) in
+        [(&quitter, "quitter: start-up: "), (&refuser, "refuser-board: START answered")]
+    {
+        let out = play(MNK, engine.to_str().unwrap(), "--games 2", &[]);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert_eq!(stdout(&out), "", "no summary of no games");
+        assert!(
+            stderr(&out).contains(&format!("engine failed to start: {why}")),
+            "{}",
+            stderr(&out)
+        );
+    }
 }
 
 #[test]

@@ -29,6 +29,14 @@ pub enum MatchError {
     EngineStart(process::EngineError),
     /// An opening is not a legal position.
     BadOpening(openings::OpeningError),
+    /// An engine started but did not get through the game's set-up (it exited, or refused
+    /// the board): no game can be played with it, so none is scored.
+    SetupFailed {
+        /// The engine's name (its program's, as it gave none before failing).
+        engine: String,
+        /// What happened.
+        reason: record::GameEnd,
+    },
 }
 
 impl fmt::Display for MatchError {
@@ -36,6 +44,9 @@ impl fmt::Display for MatchError {
         match self {
             MatchError::EngineStart(e) => write!(f, "engine failed to start: {e}"),
             MatchError::BadOpening(e) => write!(f, "bad opening: {e}"),
+            MatchError::SetupFailed { engine, reason } => {
+                write!(f, "engine failed to start: {engine}: {reason}")
+            }
         }
     }
 }

@@ -91,6 +91,14 @@ impl std::str::FromStr for EngineCommand {
 }
 
 impl EngineCommand {
+    /// The program's file name (`pbrain-rapfi` for `/opt/engines/pbrain-rapfi --x`): the
+    /// engine's name where it gives none.
+    pub fn program_name(&self) -> String {
+        let program = &self.words[0];
+        let path = std::path::Path::new(program);
+        path.file_name().map_or_else(|| program.clone(), |name| name.to_string_lossy().into())
+    }
+
     /// The same command with `args` appended (each one word, whatever it holds).
     pub fn with_args(&self, args: &[String]) -> EngineCommand {
         let mut command = self.clone();
@@ -153,7 +161,7 @@ pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
-    /// The engine's name from `ABOUT`, or the command.
+    /// The engine's name from `ABOUT`, or its program's file name.
     pub name: String,
 }
 
@@ -164,7 +172,9 @@ impl EngineProcess {
             command.words.split_first().expect("a command line has a program");
         let mut process = std::process::Command::new(program);
         process.args(arguments).stderr(Stdio::null());
-        EngineProcess::spawn_command(process, &command.line)
+        let mut engine = EngineProcess::spawn_command(process, &command.line)?;
+        engine.name = command.program_name();
+        Ok(engine)
     }
 
     /// Starts `command` as it is set up (arguments, environment, stderr), with its input and
@@ -358,6 +368,15 @@ mod tests {
         let line = program.to_str().unwrap();
         assert_eq!(words(line), Ok(vec![line.to_string()]));
         assert_eq!(line.parse::<EngineCommand>().unwrap().to_string(), line);
+        assert_eq!(line.parse::<EngineCommand>().unwrap().program_name(), "my engine");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_engine_is_named_by_its_program_file_without_the_path_or_arguments() {
+        let name = |line: &str| line.parse::<EngineCommand>().unwrap().program_name();
+        assert_eq!(name("/opt/engines/pbrain-rapfi --config x.toml"), "pbrain-rapfi");
+        assert_eq!(name("./mnk"), "mnk");
+        assert_eq!(name("engine"), "engine");
     }
 }

@@ -161,7 +161,9 @@ fn prepare(
     })
 }
 
-/// Plays one game from `opening`; `engines[0]` plays black.
+/// Plays one game from `opening`; `engines[0]` plays black. An engine that cannot be
+/// started ([`MatchError::EngineStart`]) or does not get through the set-up — exits,
+/// answers `START` with anything but `OK` ([`MatchError::SetupFailed`]) — plays no game.
 pub fn play_game(
     engines: [&EngineSpec; 2],
     settings: &GameSettings,
@@ -176,21 +178,28 @@ pub fn play_game(
     let mut moves: Vec<(Point, u64)> = opening.iter().map(|&p| (p, 0)).collect();
     let black = prepare(engines[0], settings, Color::Black)?;
     let white = prepare(engines[1], settings, Color::White)?;
-    let mut names = engines.map(|spec| spec.command.to_string());
-    let mut processes = Vec::new();
-    let early = match (black, white) {
-        (Ok(b), Ok(w)) => {
-            names = [b.name.clone(), w.name.clone()];
-            processes.push(b);
-            processes.push(w);
-            None
+    let mut processes = match (black, white) {
+        (Ok(b), Ok(w)) => vec![b, w],
+        (black, white) => {
+            // An engine that cannot get through the set-up plays no game: the match stops
+            // instead of scoring forfeits that say nothing about its play.
+            let color = if black.is_err() { Color::Black } else { Color::White };
+            let engine = engines[color.index()].command.program_name();
+            let mut reason = None;
+            for prepared in [black, white] {
+                match prepared {
+                    Ok(process) => process.quit(),
+                    Err(result) => {
+                        reason.get_or_insert(result.reason);
+                    }
+                }
+            }
+            let reason = reason.expect("one engine failed");
+            return Err(MatchError::SetupFailed { engine, reason });
         }
-        (Err(result), _) | (_, Err(result)) => Some(result),
     };
-    let result = match early {
-        Some(result) => result,
-        None => referee(&mut processes, settings, &mut game, &mut moves),
-    };
+    let names = [processes[0].name.clone(), processes[1].name.clone()];
+    let result = referee(&mut processes, settings, &mut game, &mut moves);
     for engine in processes {
         engine.quit();
     }
@@ -322,7 +331,9 @@ impl Seat {
                 Ok(Ok(process)) => process,
                 Ok(Err(result)) => return Err(result.reason),
                 Err(MatchError::EngineStart(e)) => return Err(GameEnd::StartFailed(e)),
-                Err(MatchError::BadOpening(_)) => unreachable!("prepare places no opening"),
+                Err(MatchError::BadOpening(_) | MatchError::SetupFailed { .. }) => {
+                    unreachable!("prepare places no opening and scores a failed set-up")
+                }
             };
             self.running = Some((process, settings.clone()));
         }

@@ -26,9 +26,10 @@
 //! stops between pairs. A bound the pairs leave open prints as `inf`. The names are the
 //! engines' `ABOUT` names (numbered when they are the same) unless `--name1`/`--name2` give
 //! others; they are also the SGF's `PB`/`PW`, beside its rule, date, event and each move's
-//! time. An engine that cannot be started ends
-//! the match with a message (exit code 1), after the summary of the games already played if
-//! any were. Ctrl-C ends it too: the summary of the finished games, then exit code 130.
+//! time; an engine's name where it gives none is its program's file name. An engine that
+//! cannot be started or does not get through a game's set-up (it exits, or refuses the board)
+//! ends the match with a message (exit code 1), after the summary of the games already played
+//! if any were. Ctrl-C ends it too: the summary of the finished games, then exit code 130.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
@@ -492,8 +493,12 @@ pub(crate) fn read_openings(path: &Path, size: BoardSize) -> Result<Vec<Vec<Poin
     Ok(openings)
 }
 
-/// The file at `path`, opened to append to.
+/// The file at `path`, opened to append to (saying so on stderr when it already holds
+/// something: a match's games join the file, they do not replace it).
 fn open_append(path: &Path) -> Result<File, UsageError> {
+    if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
+        eprintln!("appending the games to {}, which already holds some", path.display());
+    }
     OpenOptions::new().create(true).append(true).open(path).map_err(|error| UsageError::File {
         option: "sgf",
         path: path.to_path_buf(),
