@@ -30,7 +30,6 @@ fn the_page_and_its_files_are_served_with_their_types() {
     }
     let missing = server.get("/nothing-here");
     assert_eq!((missing.status, missing.error()), (404, "no such page or route".to_string()));
-    assert_eq!(server.get("/api/think").status, 405);
 }
 
 #[test]
@@ -325,4 +324,67 @@ fn progress_shows_the_search_under_way_and_then_its_end() {
     let progress = server.get("/api/progress").json()["progress"].clone();
     assert_eq!(progress["done"], true);
     assert_eq!(progress["pv"][0], reply["move"], "{progress} {reply}");
+}
+
+#[test]
+fn a_queued_search_gets_its_whole_time_and_stop_ends_a_search_with_its_best_move() {
+    let server = std::sync::Arc::new(Server::start(&[]));
+    let think = |moves: &'static str, time_ms: u64| {
+        let server = server.clone();
+        std::thread::spawn(move || {
+            server.post(
+                "/api/think",
+                &json!({"size": "15", "rule": "freestyle", "moves": moves, "time_ms": time_ms}),
+            )
+        })
+    };
+    // Two searches of 1,000 ms sent at once: the second waits for the engine, then searches
+    // for its own time, not what is left of it.
+    let (first, second) = (think("h8 i9", 1000), think("h8 i9 h10", 1000));
+    for reply in [first.join().unwrap(), second.join().unwrap()] {
+        let reply = reply.json();
+        assert!(reply["time_ms"].as_u64() >= Some(500), "{reply}");
+        assert_eq!(reply["stopped"], false);
+        assert!(reply["analysis"]["depth"].as_u64() >= Some(4), "{reply}");
+    }
+
+    // A long search, stopped once it has completed an iteration, answers its best move.
+    assert_eq!(server.post("/api/stop", &json!({})).json(), json!({"stopped": 0}));
+    let long = think("h8 i9", 60_000);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while server.get("/api/progress").json()["progress"]["depth"].as_u64() < Some(2) {
+        assert!(std::time::Instant::now() < deadline, "no progress seen");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let asked = std::time::Instant::now();
+    assert_eq!(server.post("/api/stop", &json!({})).json(), json!({"stopped": 1}));
+    let reply = long.join().unwrap().json();
+    assert!(asked.elapsed() < std::time::Duration::from_secs(5), "{:?}", asked.elapsed());
+    assert_eq!(reply["stopped"], true, "{reply}");
+    let after = format!("h8 i9 {}", reply["move"].as_str().expect("a move"));
+    let next =
+        server.post("/api/position", &json!({"size": "15", "rule": "freestyle", "moves": after}));
+    assert_eq!(next.status, 200, "{}", next.body);
+}
+
+#[test]
+fn every_answer_forbids_framing_and_wrong_methods_say_why() {
+    let server = Server::start(&[]);
+    for reply in [server.get("/"), server.get("/api/config"), server.get("/nothing-here")] {
+        assert_eq!(reply.header("x-frame-options"), Some("DENY"));
+        assert_eq!(reply.header("content-security-policy"), Some("frame-ancestors 'none'"));
+    }
+    let refused =
+        web_client::request(&server.address, "GET", "/", &[("Host", "evil.example")], None);
+    assert_eq!((refused.status, refused.header("x-frame-options")), (403, Some("DENY")));
+    let wrong = server.get("/api/think");
+    assert_eq!(
+        (wrong.status, wrong.error()),
+        (405, "this route does not take that method".to_string())
+    );
+    let tic_tac_toe = server.post("/api/position", &json!({"size": "3", "rule": "renju"}));
+    assert_eq!(
+        (tic_tac_toe.status, tic_tac_toe.error()),
+        (400, "3x3 is three in a row: rule freestyle only, not renju".to_string())
+    );
 }

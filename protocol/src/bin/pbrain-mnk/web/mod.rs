@@ -14,23 +14,30 @@
 //! `Host`. The engines a person may seat are fixed when the server starts (`--engine
 //! NAME=COMMAND`); a request names one of them, never a command.
 //!
+//! No other site may show the page in a frame (`X-Frame-Options: DENY` and `frame-ancestors
+//! 'none'` on every answer), so none can trick a click onto its board.
+//!
 //! **Searches** run on tokio's blocking threads, so the server answers other requests
 //! (the page, positions, a second search queued behind the first) while the engine thinks;
-//! the page polls `/api/progress` meanwhile to show each completed iteration.
+//! the page polls `/api/progress` meanwhile to show each completed iteration. mnk searches
+//! one position at a time: a search's time counts from when it gets the engine, so one
+//! queued behind another still gets all of its time. Each search has a stop flag, raised by
+//! `/api/stop` (the page's Stop and Move now) or when its client goes away.
 
 mod routes;
 
 use std::collections::BTreeMap;
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use axum::Router;
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::Response;
 use mnk_engine::engine::Engine;
+use mnk_engine::limits::StopFlag;
 
 use mnk_protocol::manager::process::EngineCommand;
 use mnk_protocol::manager::referee::{EngineSpec, Seat};
@@ -58,6 +65,16 @@ pub(crate) struct AppState {
     pub(crate) searches: Mutex<u64>,
     /// The last completed iteration of mnk's search under way (or just ended).
     pub(crate) progress: Mutex<Option<routes::Progress>>,
+    /// The stop flags of mnk's searches under way or queued, by request number.
+    pub(crate) thinking: Mutex<BTreeMap<u64, StopFlag>>,
+    /// The number of the next search request.
+    pub(crate) requests: Mutex<u64>,
+}
+
+/// `mutex`'s value, also after a handler panicked while holding it (every value the server
+/// keeps stays whole between statements).
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Serves the board until Ctrl-C (or a termination signal), then returns. `listening` is
@@ -77,6 +94,8 @@ pub(crate) fn serve(config: ServerConfig, listening: impl FnOnce(SocketAddr)) ->
                 .collect(),
             searches: Mutex::new(0),
             progress: Mutex::new(None),
+            thinking: Mutex::new(BTreeMap::new()),
+            requests: Mutex::new(0),
         });
         listening(address);
         axum::serve(listener, router(state)).with_graceful_shutdown(shutdown()).await
@@ -98,16 +117,24 @@ async fn shutdown() {
     }
 }
 
-/// Refuses requests that do not come from a page of this server (see the module docs).
+/// Refuses requests that do not come from a page of this server, and forbids framing every
+/// answer (see the module docs).
 async fn only_this_machine(
     State(state): State<Arc<AppState>>,
     request: Request,
     next: Next,
 ) -> Response {
-    match check_origin(request.headers(), state.address) {
+    let mut response = match check_origin(request.headers(), state.address) {
         Ok(()) => next.run(request).await,
         Err(why) => routes::error(StatusCode::FORBIDDEN, why),
-    }
+    };
+    let headers = response.headers_mut();
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static("frame-ancestors 'none'"),
+    );
+    response
 }
 
 /// Whether the `Host` names this server (`127.0.0.1:PORT` or `localhost:PORT`) and the

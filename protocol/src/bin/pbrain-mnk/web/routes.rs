@@ -8,6 +8,7 @@
 //! | `POST /api/position` | size, rule, moves | side to move, result, forbidden points |
 //! | `POST /api/think` | position, seat, level, time_ms or nodes, nbest | the seat's move (mnk's with its analysis) or why it forfeits |
 //! | `GET /api/progress` | | mnk's search under way: its position and last completed iteration |
+//! | `POST /api/stop` | | stops mnk's searches under way or queued: each answers its best move so far |
 //! | `POST /api/load` | text (SGF or PSQ) | size, rule, moves, names |
 //! | `POST /api/save` | position, format (`sgf` or `psq`), names | text, file name |
 //!
@@ -27,7 +28,7 @@ use mnk_engine::board::PositionError;
 use mnk_engine::color::Color;
 use mnk_engine::engine::MAX_NBEST;
 use mnk_engine::game::Game;
-use mnk_engine::limits::Limits;
+use mnk_engine::limits::{Limits, StopFlag};
 use mnk_engine::notation::{Point, format_pos, parse_moves};
 use mnk_engine::outcome::Outcome;
 use mnk_engine::report::SearchInfo;
@@ -38,7 +39,7 @@ use mnk_engine::strength::{Level, Strength};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::AppState;
+use super::{AppState, lock};
 use crate::analysis::{Analysis, duration_ms, win_chance};
 use crate::explain::illegal_move;
 use mnk_protocol::gamefile::{self, GameFile};
@@ -47,6 +48,8 @@ use mnk_protocol::gamefile::{self, GameFile};
 pub(crate) const MNK: &str = "mnk";
 /// The longest search a request may ask for, in milliseconds.
 const MAX_TIME_MS: u64 = 60_000;
+/// [`MAX_TIME_MS`] as a duration.
+const MAX_TIME: Duration = Duration::from_millis(MAX_TIME_MS);
 /// The most nodes a request may ask for.
 const MAX_NODES: u64 = 100_000_000;
 /// Milliseconds a seated engine may answer late before it forfeits.
@@ -66,9 +69,13 @@ pub(crate) fn routes() -> Router<Arc<AppState>> {
         .route("/api/position", post(position))
         .route("/api/think", post(think))
         .route("/api/progress", get(progress))
+        .route("/api/stop", post(stop))
         .route("/api/load", post(load))
         .route("/api/save", post(save))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page or route".into()) })
+        .method_not_allowed_fallback(|| async {
+            error(StatusCode::METHOD_NOT_ALLOWED, "this route does not take that method".into())
+        })
 }
 
 fn page(content_type: &'static str, body: &'static str) -> Response {
@@ -130,6 +137,11 @@ impl PositionArgs {
     fn game(&self) -> Result<Game, ApiError> {
         let size: BoardSize = self.size.parse().map_err(|e| ApiError::bad(format!("{e}")))?;
         let rule: Rule = self.rule.parse().map_err(|e| ApiError::bad(format!("{e}")))?;
+        if size == BoardSize::THREE && rule != Rule::Freestyle {
+            return Err(ApiError::bad(format!(
+                "3x3 is three in a row: rule freestyle only, not {rule}"
+            )));
+        }
         let points =
             parse_moves(&self.moves).map_err(|e| ApiError::bad(format!("bad move list: {e}")))?;
         Game::from_points(size, rule, &points).map_err(|e| match e {
@@ -265,6 +277,9 @@ struct ThinkReply {
     analysis: Option<Analysis>,
     /// Why the seat forfeits, as a match reports it.
     forfeit: Option<String>,
+    /// Whether mnk's search was stopped (`/api/stop`) before its limit: the move is its best
+    /// so far.
+    stopped: bool,
 }
 
 async fn think(
@@ -293,16 +308,59 @@ async fn think(
     if args.seat != MNK && !state.seats.contains_key(&args.seat) {
         return Err(ApiError::bad(format!("no engine named {:?} was given at start", args.seat)));
     }
+    // Raised when this request ends, answered or dropped with its client.
+    let ticket = ThinkTicket::new(state.clone());
+    let flag = ticket.flag.clone();
     let reply = tokio::task::spawn_blocking(move || {
         if args.seat == MNK {
-            mnk_move(&state, &game, strength, &args)
+            mnk_move(&state, &game, strength, &args, flag)
         } else {
             seat_move(&state, &game, &args)
         }
     })
     .await
     .map_err(|e| ApiError { status: StatusCode::INTERNAL_SERVER_ERROR, message: e.to_string() })?;
+    drop(ticket);
     Ok(Json(reply).into_response())
+}
+
+/// A search request's stop flag, listed in [`AppState::thinking`] while the request lives.
+/// Dropped — the answer sent, or the request dropped because its client went away — it
+/// raises the flag, so a search still queued or running for nobody stops.
+struct ThinkTicket {
+    state: Arc<AppState>,
+    number: u64,
+    flag: StopFlag,
+}
+
+impl ThinkTicket {
+    fn new(state: Arc<AppState>) -> ThinkTicket {
+        let number = {
+            let mut requests = lock(&state.requests);
+            *requests += 1;
+            *requests
+        };
+        let flag = StopFlag::new();
+        lock(&state.thinking).insert(number, flag.clone());
+        ThinkTicket { state, number, flag }
+    }
+}
+
+impl Drop for ThinkTicket {
+    fn drop(&mut self) {
+        self.flag.raise();
+        lock(&self.state.thinking).remove(&self.number);
+    }
+}
+
+/// Stops every search of mnk's under way or queued; each answers its best move so far
+/// (flagged `stopped`). A seated engine's move is not stopped: the referee waits for it.
+async fn stop(State(state): State<Arc<AppState>>) -> Response {
+    let thinking = lock(&state.thinking);
+    for flag in thinking.values() {
+        flag.raise();
+    }
+    Json(json!({ "stopped": thinking.len() })).into_response()
 }
 
 /// The last completed iteration of mnk's search (the best line's, in a multi-line search).
@@ -321,22 +379,31 @@ pub(crate) struct Progress {
 }
 
 async fn progress(State(state): State<Arc<AppState>>) -> Response {
-    let progress = state.progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let progress = lock(&state.progress);
     Json(json!({ "progress": *progress })).into_response()
 }
 
-/// mnk's move and analysis.
-fn mnk_move(state: &AppState, game: &Game, strength: Strength, args: &ThinkArgs) -> ThinkReply {
+/// mnk's move and analysis. The time counts from when the search gets the engine, which
+/// may be after a search queued before it; `flag` stops it early.
+fn mnk_move(
+    state: &AppState,
+    game: &Game,
+    strength: Strength,
+    args: &ThinkArgs,
+    flag: StopFlag,
+) -> ThinkReply {
     let seed = {
-        let mut searches = state.searches.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut searches = lock(&state.searches);
         *searches += 1;
         *searches
     };
+    let mut engine = lock(&state.engine);
+    // A search of nodes still ends within the longest time a request may ask.
     let limits = match args.nodes {
-        Some(nodes) => Limits::nodes(nodes),
+        Some(nodes) => Limits { nodes: Some(nodes), ..Limits::time(MAX_TIME) },
         None => Limits::time(Duration::from_millis(args.time_ms)),
-    };
-    let mut engine = state.engine.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    }
+    .with_stop(flag.clone());
     engine.set_level(Level { strength, seed });
     engine.new_game(game.size(), game.rule());
     let moves = pos_list(game.history()).join(" ");
@@ -351,9 +418,9 @@ fn mnk_move(state: &AppState, game: &Game, strength: Strength, args: &ThinkArgs)
             time_ms: duration_ms(info.time),
             pv: info.pv.iter().map(|&c| format_pos(game.point(c))).collect(),
         };
-        *state.progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(progress);
+        *lock(&state.progress) = Some(progress);
     };
-    *state.progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+    *lock(&state.progress) = None;
     let mut on_info = |info: &SearchInfo| {
         if info.line.unwrap_or(1) == 1 {
             report(info, false);
@@ -376,6 +443,7 @@ fn mnk_move(state: &AppState, game: &Game, strength: Strength, args: &ThinkArgs)
     };
     report(&last, true);
     ThinkReply {
+        stopped: flag.is_raised(),
         chosen: result.best_move.map(|cell| format_pos(game.point(cell))),
         engine: format!("mnk {}", env!("CARGO_PKG_VERSION")),
         time_ms: duration_ms(result.time),
@@ -386,8 +454,7 @@ fn mnk_move(state: &AppState, game: &Game, strength: Strength, args: &ThinkArgs)
 
 /// A seated engine's move, refereed.
 fn seat_move(state: &AppState, game: &Game, args: &ThinkArgs) -> ThinkReply {
-    let mut seat =
-        state.seats[&args.seat].lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut seat = lock(&state.seats[&args.seat]);
     let played = seat.play(game, args.time_ms, TOLERANCE_MS);
     let engine = seat.name().unwrap_or(&args.seat).to_string();
     match played {
@@ -397,6 +464,7 @@ fn seat_move(state: &AppState, game: &Game, args: &ThinkArgs) -> ThinkReply {
             time_ms: played.ms,
             analysis: None,
             forfeit: None,
+            stopped: false,
         },
         Err(reason) => ThinkReply {
             chosen: None,
@@ -404,6 +472,7 @@ fn seat_move(state: &AppState, game: &Game, args: &ThinkArgs) -> ThinkReply {
             time_ms: 0,
             analysis: None,
             forfeit: Some(reason.to_string()),
+            stopped: false,
         },
     }
 }

@@ -13,9 +13,10 @@ const state = {
   paused: false,
   editing: false,
   thinking: false,
+  thinkId: 0,         // the number of the latest request for a move; older answers are dropped
   toMove: "black", result: "ongoing", forbidden: [],
   forfeit: null,      // { loser, reason }
-  analysis: null,     // { ply, toMove, lines, depth, nodes, time_ms, engine }
+  analysis: null,     // { asked, ply, toMove, lines, depth, nodes, time_ms, engine }
   names: [null, null],
 };
 
@@ -36,7 +37,11 @@ function position() {
   return { size: state.size, rule: state.rule, moves: state.moves.join(" ") };
 }
 
-function message(text) { $("message").textContent = text || ""; }
+// A line under the panel: an error, or information when `info`.
+function message(text, info = false) {
+  $("message").textContent = text || "";
+  $("message").classList.toggle("info", info);
+}
 
 // ---------------------------------------------------------------- drawing
 
@@ -50,6 +55,15 @@ function svg(tag, attrs, parent) {
 function cellSize() {
   const room = Math.min(window.innerHeight - 60, window.innerWidth - 360, 760);
   return Math.max(18, Math.floor(Math.max(room, 300) / (Math.max(state.width, state.height) + 1)));
+}
+
+// The analysis, if it is of this very position or of the one before it (the engine's other
+// candidates beside the move it just played); none after a take-back or a new game.
+function shownAnalysis() {
+  const a = state.analysis;
+  const n = state.moves.length;
+  if (!a || (a.ply !== n && a.ply !== n - 1)) return null;
+  return state.moves.slice(0, a.ply).join(" ") === a.asked ? a : null;
 }
 
 function draw() {
@@ -72,8 +86,8 @@ function draw() {
   const taken = new Map(state.moves.map((m, i) => [m, i]));
   // Best moves and the principal variation of the analysis of this very position, or of
   // the position the engine just answered (its other candidates beside its move).
-  const a = state.analysis;
-  if (a && (a.ply === state.moves.length || a.ply === state.moves.length - 1)) {
+  const a = shownAnalysis();
+  if (a) {
     a.lines.forEach((line, i) => {
       if (taken.has(line.move)) return;
       const [x, y] = at(...toXY(line.move));
@@ -142,7 +156,7 @@ function drawPanel() {
   $("status").textContent = status;
   $("pause").textContent = state.paused ? "Resume" : "Pause";
   $("movelist").textContent = state.moves.map((m, i) => `${i + 1}.${m}`).join(" ");
-  const a = state.analysis;
+  const a = shownAnalysis();
   if (a && a.lines.length) {
     const best = a.lines[0];
     const blackChance = a.toMove === "black" ? best.win_chance : 1 - best.win_chance;
@@ -157,7 +171,13 @@ function drawPanel() {
   } else if (a) {
     $("eval").textContent = `${a.engine}: ${a.time_ms} ms`;
     $("lines").replaceChildren();
+  } else {
+    $("winbar-black").style.width = "50%";
+    $("eval").textContent = "—";
+    $("lines").replaceChildren();
   }
+  $("move-now").disabled = !state.thinking;
+  $("stop").disabled = !state.thinking;
   for (const id of ["undo", "prev", "first", "analyze"]) $(id).disabled = state.thinking || (id !== "analyze" && !state.moves.length);
   for (const id of ["redo", "next", "last"]) $(id).disabled = state.thinking || !state.redo.length;
 }
@@ -184,13 +204,30 @@ function engineTurn() {
   think(seat, true);
 }
 
+// A whole number from the input `id`, kept within its bounds (the input shows the value used).
+function bounded(id, fallback) {
+  const input = $(id);
+  const value = parseInt(input.value, 10);
+  const kept = Math.min(Math.max(Number.isNaN(value) ? fallback : value, Number(input.min)), Number(input.max));
+  if (String(kept) !== input.value) input.value = kept;
+  return kept;
+}
+
 function thinkArgs(seat) {
   return {
     ...position(), seat,
     level: parseInt($("level").value, 10),
-    time_ms: parseInt($("time").value, 10) || 1000,
-    nbest: parseInt($("nbest").value, 10) || 1,
+    time_ms: bounded("time", 1000),
+    nbest: bounded("nbest", 1),
   };
+}
+
+// Drops the answer of the move asked for, if any, and stops mnk's search for it.
+function cancelThink() {
+  if (!state.thinking) return;
+  state.thinkId++;
+  state.thinking = false;
+  api("/api/stop", {}).catch(() => {});
 }
 
 // Asks `seat` for a move; plays it when `play`, else only shows mnk's lines.
@@ -198,15 +235,17 @@ async function think(seat, play) {
   const asked = state.moves.join(" ");
   const ply = state.moves.length;
   const toMove = state.toMove;
+  const id = ++state.thinkId;
+  const current = () => id === state.thinkId && state.moves.join(" ") === asked;
   state.thinking = true;
   drawPanel();
   // While mnk thinks, show each iteration it completes.
   const poll = seat !== "mnk" ? null : setInterval(async () => {
     try {
       const { progress: p } = await api("/api/progress");
-      if (!state.thinking || !p || p.done || p.moves !== asked || !p.pv.length) return;
+      if (!current() || !state.thinking || !p || p.done || p.moves !== asked || !p.pv.length) return;
       state.analysis = {
-        ply, toMove, engine: "mnk, thinking", depth: p.depth, nodes: p.nodes, time_ms: p.time_ms,
+        asked, ply, toMove, engine: "mnk, thinking", depth: p.depth, nodes: p.nodes, time_ms: p.time_ms,
         lines: [{ move: p.pv[0], pv: p.pv, score_text: p.score_text, win_chance: p.win_chance, depth: p.depth }],
       };
       draw();
@@ -216,10 +255,10 @@ async function think(seat, play) {
   }, 250);
   try {
     const reply = await api("/api/think", thinkArgs(seat)).finally(() => clearInterval(poll));
+    if (!current()) return;  // cancelled, or the position changed meanwhile
     state.thinking = false;
-    if (state.moves.join(" ") !== asked) { draw(); return; }  // the position changed meanwhile
-    if (reply.analysis) state.analysis = { ...reply.analysis, ply, toMove, engine: reply.engine };
-    else state.analysis = { ply, toMove, lines: [], engine: reply.engine, time_ms: reply.time_ms };
+    if (reply.analysis) state.analysis = { ...reply.analysis, asked, ply, toMove, engine: reply.engine };
+    else state.analysis = { asked, ply, toMove, lines: [], engine: reply.engine, time_ms: reply.time_ms };
     if (!play) { draw(); return; }
     if (reply.forfeit) {
       state.forfeit = { loser: toMove, reason: reply.forfeit };
@@ -231,6 +270,7 @@ async function think(seat, play) {
     message("");
     await refresh();
   } catch (e) {
+    if (!current()) return;
     state.thinking = false;
     message(e.message);
     draw();
@@ -254,17 +294,20 @@ async function clicked(pos) {
 }
 
 function back(count) {
+  message("");
   for (let i = 0; i < count && state.moves.length; i++) state.redo.unshift(state.moves.pop());
   state.forfeit = null;
 }
 
 function forward(count) {
+  message("");
   for (let i = 0; i < count && state.redo.length; i++) state.moves.push(state.redo.shift());
 }
 
 // ---------------------------------------------------------------- controls
 
 function newGame() {
+  cancelThink();
   state.moves = [];
   state.redo = [];
   state.forfeit = null;
@@ -309,7 +352,7 @@ async function load(text) {
     Object.assign(state, { size: p.size, rule: p.rule, width: p.width, height: p.height, moves: p.moves, redo: [], forfeit: null, analysis: null, paused: true });
     $("size").value = p.size;
     $("rule").value = p.rule;
-    message(`loaded ${p.moves.length} moves — paused; step through them or resume`);
+    message(`loaded ${p.moves.length} moves — paused; step through them or resume`, true);
     refresh();
   } catch (e) {
     message(e.message);
@@ -349,6 +392,15 @@ async function start() {
   });
   $("pause").addEventListener("click", () => { state.paused = !state.paused; refresh(); });
   $("analyze").addEventListener("click", () => { if (!gameOver()) think("mnk", false); });
+  // Move now: mnk answers its best move so far, played as usual. Stop: the answer is dropped
+  // and the game paused, so no engine starts again until Resume.
+  $("move-now").addEventListener("click", () => { api("/api/stop", {}).catch((e) => message(e.message)); });
+  $("stop").addEventListener("click", () => {
+    cancelThink();
+    state.paused = true;
+    message("stopped — paused; Resume lets the engines move again", true);
+    refresh();
+  });
   $("undo").addEventListener("click", () => { takeBack(); refresh(); });
   $("redo").addEventListener("click", () => { forward(1); refresh(); });
   $("prev").addEventListener("click", () => { state.paused = true; back(1); refresh(); });
