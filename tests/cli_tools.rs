@@ -537,6 +537,23 @@ fn analyze_prints_the_position_each_best_line_and_the_search() {
     assert_eq!(strip(&stdout_lines(&again)), strip(&lines));
 }
 
+/// A four-three found by the root threat search is shown to the five, the defender holding
+/// out longest (it once showed `+M5 depth 1 pv k8`).
+#[test]
+fn analyze_shows_a_threat_win_to_the_five() {
+    // Black k8 makes a four (h8-k8, g8 taken) and an open three (k8-k10).
+    let moves = "h8 g8 i8 a1 j8 c1 k9 e1 k10 o15";
+    let out = pbrain(&["analyze", "--moves", moves, "--nodes", "20000", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let line = &json["lines"][0];
+    assert_eq!(line["score_text"], "+M5", "{json}");
+    let pv: Vec<&str> = line["pv"].as_array().unwrap().iter().filter_map(|m| m.as_str()).collect();
+    assert_eq!(&pv[..3], ["k8", "l8", "k11"], "{json}");
+    assert!(["k7", "k12"].contains(&pv[3]) && ["k7", "k12"].contains(&pv[4]) && pv[3] != pv[4]);
+    assert_eq!(pv.len(), 5, "{json}");
+}
+
 #[test]
 fn analyze_reads_game_files_and_prints_json() {
     let dir = std::env::temp_dir().join(format!("mnk-analyze-{}", std::process::id()));

@@ -367,6 +367,25 @@ fn a_queued_search_gets_its_whole_time_and_stop_ends_a_search_with_its_best_move
     assert_eq!(next.status, 200, "{}", next.body);
 }
 
+/// The same position searched again finds its table warm; its lines still reach past the
+/// table's cutoffs (they were once cut to one move: lengths [1, 10, 1]).
+#[test]
+fn lines_searched_again_on_a_warm_table_stay_whole() {
+    let server = Server::start(&[]);
+    for _ in 0..3 {
+        let reply = server.post(
+            "/api/think",
+            &json!({"size": "15", "rule": "freestyle", "moves": "h8 i9 g7", "time_ms": 200, "nbest": 3}),
+        );
+        let think = reply.json();
+        let lines = think["analysis"]["lines"].as_array().expect("lines").clone();
+        assert_eq!(lines.len(), 3, "{think}");
+        for line in lines {
+            assert!(line["pv"].as_array().unwrap().len() >= 3, "{line}");
+        }
+    }
+}
+
 #[test]
 fn every_answer_forbids_framing_and_wrong_methods_say_why() {
     let server = Server::start(&[]);

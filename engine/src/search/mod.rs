@@ -70,6 +70,10 @@ pub use params::{PARAMS, ParamError, ParamSpec, SearchParams};
 use crate::limits::Limits;
 use crate::rng::SplitMix64;
 use crate::score::{self, INFINITY, MATE_BOUND, MAX_EVAL, MAX_PLY, Score, is_decisive};
+
+/// The fewest plies a reported line is carried to from the table (see
+/// `Searcher::extend_line`), where the search reached less.
+const SHOWN_LINE_PLIES: usize = 8;
 use crate::storage::Storage;
 use crate::strength::Level;
 use clock::{SearchClock, Stability};
@@ -490,6 +494,7 @@ impl<'t, B: Storage> Searcher<'t, B> {
                 // five is blocked or forbidden): the line is the move played instead.
                 pv.push(self.fallback_move());
             }
+            self.extend_line(&mut pv, depth as usize);
             on_info(&self.info(depth, score, &pv, (self.multipv > 1).then_some(index + 1)));
             let root_move = pv.first().copied();
             lines.push(PvLine { depth, score, pv });
@@ -626,6 +631,48 @@ impl<'t, B: Storage> Searcher<'t, B> {
         self.board.undo_unchecked();
         if !self.sym.is_empty() {
             self.sym.pop();
+        }
+    }
+
+    /// `pv` carried on by the table's best moves where the search's own line ends short of
+    /// `depth` plies (at least [`SHOWN_LINE_PLIES`]): a table cutoff — the second search of a
+    /// position, a proof found before — ends the search's line there. For people reading the
+    /// line; the search plays only its first move. Legal moves only, to the game's end.
+    fn extend_line(&mut self, pv: &mut Vec<Cell>, depth: usize) {
+        let goal = depth.max(SHOWN_LINE_PLIES).min(MAX_PLY);
+        let mut played = 0;
+        let mut ongoing = true;
+        for &cell in pv.iter() {
+            if !self.board.empty_cells().contains(cell) {
+                ongoing = false;
+                break;
+            }
+            played += 1;
+            if self.make(cell, false) != Outcome::Ongoing {
+                ongoing = false;
+                break;
+            }
+        }
+        while ongoing && pv.len() < goal {
+            let (key, sym) = self.key();
+            let Some(cell) = self
+                .tt
+                .probe(key)
+                .and_then(|entry| entry.best_move)
+                .map(|cell| B::GEOMETRY.transform(sym.inverse(), cell))
+                .filter(|&cell| self.board.empty_cells().contains(cell))
+                .filter(|&cell| {
+                    self.board.without_forbidden(B::from_cell(cell)) == B::from_cell(cell)
+                })
+            else {
+                break;
+            };
+            pv.push(cell);
+            played += 1;
+            ongoing = self.make(cell, false) == Outcome::Ongoing;
+        }
+        for _ in 0..played {
+            self.unmake();
         }
     }
 

@@ -67,6 +67,10 @@ impl BestMoveChecks {
 /// The deadline of one of `remaining` solves (this one included) that share the time from
 /// `now` until `end` equally: each gets what the ones before left over, divided evenly. Once
 /// `end` has passed, `now` (such a solve stops at its first look at the clock).
+/// Nodes for each step of the line of a win the root threat searches found (see
+/// `ThreatSearch::principal_line`): the steps mostly hit the table the solve filled.
+const ROOT_LINE_NODES: u64 = 20_000;
+
 fn slice_deadline(now: Instant, end: Instant, remaining: usize) -> Instant {
     let share = u32::try_from(remaining.max(1)).unwrap_or(u32::MAX);
     now + end.saturating_duration_since(now) / share
@@ -109,17 +113,37 @@ impl<B: Storage> Searcher<'_, B> {
         if vcf_nodes > 0 {
             let deadline = self.clock.deadline_at(self.threat_time_fraction() / 3.0);
             let (board, fours) = (&mut self.board, Threats::Fours);
-            win = self.threat.solve(board, fours, p.root_vcf_fours as u32, vcf_nodes, deadline);
+            let max = p.root_vcf_fours as u32;
+            win =
+                self.threat.solve(board, fours, max, vcf_nodes, deadline).map(|w| (w, fours, max));
         }
         if win.is_none() && vct_nodes > 0 && !self.clock.spent(self.threat_time_fraction() / 3.0) {
             let deadline = self.clock.deadline_at(self.threat_time_fraction() / 2.0);
             let (board, threats) = (&mut self.board, Threats::FoursAndThrees);
-            win = self.threat.solve(board, threats, p.vct_threats as u32, vct_nodes, deadline);
+            let max = p.vct_threats as u32;
+            win = self
+                .threat
+                .solve(board, threats, max, vct_nodes, deadline)
+                .map(|w| (w, threats, max));
         }
         // (A win that starts with a blocked move is not one the search may play.)
-        if let Some(win) = win.filter(|win| !self.blocked.contains(win.first)) {
+        if let Some((win, threats, max)) = win.filter(|(win, ..)| !self.blocked.contains(win.first))
+        {
             let best = win.first;
-            let line = PvLine { depth: 1, score: win_in(usize::from(win.plies)), pv: vec![best] };
+            // The whole line to the five, for people to read (the search plays its first move).
+            let plies = usize::from(win.plies);
+            let mut pv = self.threat.principal_line(
+                &mut self.board,
+                threats,
+                max,
+                win,
+                ROOT_LINE_NODES,
+                plies,
+            );
+            if pv.first() != Some(&best) {
+                pv = vec![best];
+            }
+            let line = PvLine { depth: 1, score: win_in(plies), pv };
             on_info(&self.info(1, line.score, &line.pv, (self.multipv > 1).then_some(1)));
             result.best_move = Some(best);
             result.depth = 1;

@@ -244,6 +244,94 @@ impl ThreatSearch {
         self.table.prefetch(hash ^ VCF_SALT);
     }
 
+    /// The line of a win a solve just found (`win`, in the position `board` holds), for people
+    /// to read: the attacking moves, each answered by the defence that holds out longest,
+    /// to the five. Each step is solved again, with `nodes` each, mostly from the table the
+    /// solve just filled; the line stops where a step finds no win within that (or at
+    /// `max_len` plies). An open or double four is answered by a block of one of its fives.
+    /// The board is restored, and the nodes are not counted.
+    pub(crate) fn principal_line<B: Storage>(
+        &mut self,
+        board: &mut Board<B>,
+        threats: Threats,
+        max_threats: u32,
+        win: Win,
+        nodes: u64,
+        max_len: usize,
+    ) -> Vec<Cell> {
+        let counted = self.nodes;
+        let mut line = Vec::new();
+        let mut next = Some(win.first);
+        while line.len() < max_len {
+            // The attacker's move.
+            let attack = match next.take() {
+                Some(cell) => cell,
+                None => match self.solve(board, threats, max_threats, nodes, None) {
+                    Some(win) => win.first,
+                    None => break,
+                },
+            };
+            if !board.empty_cells().contains(attack) {
+                break;
+            }
+            line.push(attack);
+            if board.play_unchecked(attack) != Outcome::Ongoing || line.len() >= max_len {
+                break;
+            }
+            // The defence the attacker needs longest to beat.
+            let Some(defence) = self.longest_defence(board, threats, max_threats, nodes) else {
+                break;
+            };
+            line.push(defence);
+            if board.play_unchecked(defence) != Outcome::Ongoing {
+                break;
+            }
+        }
+        for _ in 0..line.len() {
+            board.undo_unchecked();
+        }
+        self.nodes = counted;
+        line
+    }
+
+    /// The defender to move after an attacking move: its defence after which the attacker's
+    /// win is longest (see [`ThreatSearch::principal_line`]); a block of one five when two
+    /// stand; `None` if there is no threat to answer or no defence the solver beats.
+    fn longest_defence<B: Storage>(
+        &mut self,
+        board: &mut Board<B>,
+        threats: Threats,
+        max_threats: u32,
+        nodes: u64,
+    ) -> Option<Cell> {
+        let attacker = board.side_to_move().opponent();
+        let fives = board.winning_cells(attacker);
+        let defences = match fives.count() {
+            0 => defences_against_three(board, board.empty_cells())?,
+            _ => match five_blocks(board, attacker, fives) {
+                blocks if blocks.is_empty() => return board.without_forbidden(fives).lowest(),
+                blocks => blocks,
+            },
+        };
+        let mut longest: Option<(u16, Cell)> = None;
+        for cell in board.without_forbidden(defences).iter() {
+            let win = match board.play_unchecked(cell) {
+                Outcome::Ongoing => self.solve(board, threats, max_threats, nodes, None),
+                _ => None,
+            };
+            board.undo_unchecked();
+            match win {
+                Some(win) if longest.is_none_or(|(plies, _)| win.plies > plies) => {
+                    longest = Some((win.plies, cell));
+                }
+                Some(_) => {}
+                // A defence the solver does not beat within its nodes: the line stops.
+                None => return None,
+            }
+        }
+        longest.map(|(_, cell)| cell)
+    }
+
     /// The table key of a position with Zobrist hash `hash` (VCF and VCT results apart).
     fn table_key(&self, hash: u64) -> u64 {
         hash ^ if self.threes { 0 } else { VCF_SALT }
