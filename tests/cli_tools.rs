@@ -597,6 +597,26 @@ fn analyze_reads_game_files_and_prints_json() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains(says), "{args:?}: {stderr}");
     }
+    // c-gomoku-cli's collection: Gomocup's rule number, setup stones, a game by its number.
+    let collection = dir.join("games.sgf");
+    std::fs::write(
+        &collection,
+        "(;FF[4]GM[4]\nRU[4]\nSZ[15]\nAB[hh][ij]AW[ii];W[jj])\n(;FF[4]GM[4]\nRU[1]\nSZ[15];B[hh])\n",
+    )
+    .unwrap();
+    let games = collection.to_str().unwrap();
+    let first = pbrain(&["analyze", "--file", games, "--nodes", "2000"]);
+    assert_eq!(stdout_lines(&first)[0], "position 15x15 renju moves 4 to_move black");
+    let second = pbrain(&["analyze", "--file", games, "--game", "2", "--nodes", "2000"]);
+    assert_eq!(stdout_lines(&second)[0], "position 15x15 standard moves 1 to_move white");
+    let third = pbrain(&["analyze", "--file", games, "--game", "3"]);
+    assert_eq!(third.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&third.stderr).contains("no game 3: the file holds 2"));
+    let go = dir.join("go.sgf");
+    std::fs::write(&go, "(;GM[1]SZ[19];B[pd])").unwrap();
+    let out = pbrain(&["analyze", "--file", go.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("GM[1] is not a gomoku game"));
     let text = dir.join("not-a-game.txt");
     std::fs::write(&text, "hello").unwrap();
     let out = pbrain(&["analyze", "--file", text.to_str().unwrap()]);

@@ -1,14 +1,19 @@
 //! Game files both ways: SGF (`GM[4]`, as Gomoku GUIs write it) and Piskvork's PSQ.
 //!
 //! * [`read`] takes either (told apart by their first characters) and gives the board, the
-//!   rule when the file names one (`RU[renju]` in SGF; PSQ has none), the moves and the
-//!   players' names. It checks syntax only: whether the moves are legal is the board's
+//!   rule when the file names one (`RU[renju]` in SGF, or Gomocup's rule number as
+//!   c-gomoku-cli writes it, `RU[4]`; PSQ has none), the moves and the players' names;
+//!   [`read_game`] the game of a number from an SGF collection of several. They check
+//!   syntax and the order of colours only: whether the moves are legal is the board's
 //!   concern.
 //! * [`write_sgf`] and [`write_psq`] write a [`GameFile`]; the match records and the web
 //!   board both save through them.
 //!
 //! SGF moves are `;B[hh]` with letters for x then y (`a` = 0); `SZ[15]` or `SZ[15:20]`
-//! (width:height); a move's time, when known, is its node's comment `C[1234 ms]`.
+//! (width:height); a move's time, when known, is its node's comment `C[1234 ms]`. Setup
+//! stones (`AB[hh][ij]AW[ii]`, before the moves) become the first moves, black and white in
+//! turn, which needs as many of each or one black more; then the moves' colours must
+//! alternate from the side to move. A game type other than gomoku (`GM[1]`, Go) is refused.
 
 use std::fmt;
 
@@ -76,6 +81,30 @@ pub enum GameFileError {
     Move(String),
     /// An SGF `RU` that names no rule.
     Rule(String),
+    /// An SGF game of another type (`GM[1]`: Go).
+    GameType(String),
+    /// Setup stones (`AB`, `AW`) that cannot be the first moves of a game: white has more,
+    /// or black more than one more, or they come after moves.
+    Setup {
+        /// Black's setup stones and white's.
+        counts: [usize; 2],
+        /// Whether they came after moves.
+        after_moves: bool,
+    },
+    /// A move of the colour that is not to move (two of black's in a row, say).
+    Colour {
+        /// The move's number, from 1 (setup stones counted).
+        number: usize,
+        /// The colour to move, `B` or `W`.
+        expected: char,
+    },
+    /// `read_game` asked for a game the file does not hold.
+    NoSuchGame {
+        /// The game asked for, from 1.
+        asked: usize,
+        /// The games in the file.
+        count: usize,
+    },
 }
 
 impl fmt::Display for GameFileError {
@@ -90,22 +119,54 @@ impl fmt::Display for GameFileError {
             GameFileError::Size(text) => write!(f, "no board of size {text:?}"),
             GameFileError::Move(text) => write!(f, "not a move: {text:?}"),
             GameFileError::Rule(text) => write!(f, "no rule {text:?}"),
+            GameFileError::GameType(text) => {
+                write!(f, "GM[{text}] is not a gomoku game (GM[4])")
+            }
+            GameFileError::Setup { counts: [black, white], after_moves: true } => write!(
+                f,
+                "setup stones (AB/AW: black {black}, white {white}) after the moves: mnk reads them before"
+            ),
+            GameFileError::Setup { counts: [black, white], .. } => write!(
+                f,
+                "setup stones black {black}, white {white}: a game needs as many of each, or one black more"
+            ),
+            GameFileError::Colour { number, expected } => {
+                write!(f, "move {number} is not {expected}'s, though {expected} is to move")
+            }
+            GameFileError::NoSuchGame { asked, count } => {
+                write!(f, "no game {asked}: the file holds {count}")
+            }
         }
     }
 }
 
 impl std::error::Error for GameFileError {}
 
-/// Reads an SGF or PSQ game (see the module docs).
+/// Reads an SGF or PSQ game, the first of an SGF collection (see the module docs).
 pub fn read(text: &str) -> Result<GameFile, GameFileError> {
+    read_game(text, 1).map(|(file, _)| file)
+}
+
+/// Reads game `number` (from 1) of an SGF collection, or the one game of a PSQ file, with the
+/// number of games the file holds.
+pub fn read_game(text: &str, number: usize) -> Result<(GameFile, usize), GameFileError> {
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
-    if trimmed.starts_with('(') {
-        read_sgf(trimmed)
+    let games = if trimmed.starts_with('(') {
+        sgf_games(trimmed)?
     } else if trimmed.starts_with("Piskvorky") {
-        read_psq(trimmed)
+        return match number {
+            1 => Ok((read_psq(trimmed)?, 1)),
+            asked => Err(GameFileError::NoSuchGame { asked, count: 1 }),
+        };
     } else {
-        Err(GameFileError::UnknownFormat)
-    }
+        return Err(GameFileError::UnknownFormat);
+    };
+    let count = games.len();
+    let properties = number
+        .checked_sub(1)
+        .and_then(|i| games.into_iter().nth(i))
+        .ok_or(GameFileError::NoSuchGame { asked: number, count })?;
+    Ok((read_sgf(properties)?, count))
 }
 
 /// One `ID[value]` property of an SGF node.
@@ -114,9 +175,11 @@ struct Property {
     value: String,
 }
 
-/// The properties of an SGF game tree's main line, in order (variations are skipped).
-fn sgf_properties(text: &str) -> Result<Vec<Property>, GameFileError> {
+/// The properties of each SGF game tree's main line, in order (variations are skipped), for
+/// each game of the collection.
+fn sgf_games(text: &str) -> Result<Vec<Vec<Property>>, GameFileError> {
     let bytes = text.as_bytes();
+    let mut games = Vec::new();
     let mut properties = Vec::new();
     let mut i = 0;
     let mut depth = 0usize;
@@ -137,10 +200,16 @@ fn sgf_properties(text: &str) -> Result<Vec<Property>, GameFileError> {
                 finished_main = true;
                 i += 1;
                 if depth == 0 {
-                    break;
+                    // A game of the collection ends; another may follow.
+                    games.push(std::mem::take(&mut properties));
+                    finished_main = false;
                 }
             }
-            _ if b == b';' || b.is_ascii_whitespace() => i += 1,
+            _ if b.is_ascii_whitespace() => i += 1,
+            _ if depth == 0 => {
+                return Err(GameFileError::Sgf { offset: i, expected: "'(' starting a game" });
+            }
+            b';' => i += 1,
             _ if b.is_ascii_alphabetic() => {
                 let start = i;
                 while i < bytes.len() && bytes[i].is_ascii_alphabetic() {
@@ -188,50 +257,82 @@ fn sgf_properties(text: &str) -> Result<Vec<Property>, GameFileError> {
     if depth != 0 {
         return Err(GameFileError::Sgf { offset: bytes.len(), expected: "')'" });
     }
-    Ok(properties)
+    Ok(games)
 }
 
-fn read_sgf(text: &str) -> Result<GameFile, GameFileError> {
+fn read_sgf(properties: Vec<Property>) -> Result<GameFile, GameFileError> {
     let mut file = GameFile::new(BoardSize::FIFTEEN, None, &[]);
-    for property in sgf_properties(text)? {
+    // Setup stones by colour, then the moves with their colours (0 black, 1 white).
+    let mut setup: [Vec<&str>; 2] = [Vec::new(), Vec::new()];
+    let mut moves: Vec<(usize, &str, Option<u64>)> = Vec::new();
+    let mut comment = None;
+    for property in &properties {
         let value = property.value.trim();
         match property.id.as_str() {
+            "GM" if value != "4" => return Err(GameFileError::GameType(value.to_string())),
             "SZ" => {
                 let arg = value.replace(':', "x");
                 file.size = arg.parse().map_err(|_| GameFileError::Size(value.to_string()))?;
             }
             "RU" => {
-                file.rule = Some(value.parse().map_err(|_| GameFileError::Rule(value.into()))?);
+                let rule = value
+                    .parse()
+                    .ok()
+                    .or_else(|| value.parse::<u32>().ok().and_then(Rule::from_protocol));
+                file.rule = Some(rule.ok_or_else(|| GameFileError::Rule(value.into()))?);
             }
             "PB" => file.names[0] = Some(value.to_string()),
             "PW" => file.names[1] = Some(value.to_string()),
             "RE" => file.result = Some(value.to_string()),
             "DT" => file.date = Some(value.to_string()),
             "EV" => file.event = Some(value.to_string()),
-            "B" | "W" => {
-                let letters: Vec<u8> = value.bytes().collect();
-                let point = match letters[..] {
-                    [x, y] if x.is_ascii_lowercase() && y.is_ascii_lowercase() => {
-                        Point::new(usize::from(x - b'a'), usize::from(y - b'a'))
-                    }
-                    _ => return Err(GameFileError::Move(value.to_string())),
-                };
-                if point.x >= file.size.width() || point.y >= file.size.height() {
-                    return Err(GameFileError::Move(value.to_string()));
-                }
-                file.moves.push((point, None));
+            "AB" | "AW" if !moves.is_empty() => {
+                let counts = [setup[0].len(), setup[1].len()];
+                return Err(GameFileError::Setup { counts, after_moves: true });
             }
-            "C" if file.moves.is_empty() => file.comment = Some(value.to_string()),
-            "C" => {
-                let ms = value.strip_suffix("ms").and_then(|n| n.trim().parse().ok());
-                if let Some(last) = file.moves.last_mut() {
-                    last.1 = last.1.or(ms);
+            "AB" => setup[0].push(value),
+            "AW" => setup[1].push(value),
+            "B" => moves.push((0, value, None)),
+            "W" => moves.push((1, value, None)),
+            "C" => match moves.last_mut() {
+                None => comment = Some(value.to_string()),
+                Some(last) => {
+                    let ms = value.strip_suffix("ms").and_then(|n| n.trim().parse().ok());
+                    last.2 = last.2.or(ms);
                 }
-            }
+            },
             _ => {}
         }
     }
+    file.comment = comment;
+    // The setup stones as the first moves, black and white in turn.
+    let [black, white] = [setup[0].len(), setup[1].len()];
+    if white > black || black > white + 1 {
+        return Err(GameFileError::Setup { counts: [black, white], after_moves: false });
+    }
+    let stones = (0..black + white).map(|i| (i % 2, setup[i % 2][i / 2], None));
+    for (number, (colour, value, ms)) in stones.chain(moves).enumerate() {
+        if colour != number % 2 {
+            let expected = if number % 2 == 0 { 'B' } else { 'W' };
+            return Err(GameFileError::Colour { number: number + 1, expected });
+        }
+        file.moves.push((sgf_point(value, file.size)?, ms));
+    }
     Ok(file)
+}
+
+/// The point of an SGF move on `size` (two letters, x then y).
+fn sgf_point(value: &str, size: BoardSize) -> Result<Point, GameFileError> {
+    let point = match value.as_bytes() {
+        &[x, y] if x.is_ascii_lowercase() && y.is_ascii_lowercase() => {
+            Point::new(usize::from(x - b'a'), usize::from(y - b'a'))
+        }
+        _ => return Err(GameFileError::Move(value.to_string())),
+    };
+    if point.x >= size.width() || point.y >= size.height() {
+        return Err(GameFileError::Move(value.to_string()));
+    }
+    Ok(point)
 }
 
 fn read_psq(text: &str) -> Result<GameFile, GameFileError> {
@@ -305,14 +406,16 @@ pub fn write_sgf(file: &GameFile) -> String {
 }
 
 /// The game in Piskvork's PSQ format: a header, then `x,y,time_ms` per move, 1-based, then
-/// the players' names (unknown times are written 0).
+/// the players' names, one line each (unknown times are written 0).
 pub fn write_psq(file: &GameFile) -> String {
     let mut psq = format!("Piskvorky {}x{}, 11:11, 0\n", file.size.width(), file.size.height());
     for (point, ms) in &file.moves {
         psq.push_str(&format!("{},{},{}\n", point.x + 1, point.y + 1, ms.unwrap_or(0)));
     }
     for name in &file.names {
-        psq.push_str(name.as_deref().unwrap_or("?"));
+        // A name is one line of the file: its line breaks become spaces.
+        let name = name.as_deref().unwrap_or("?").replace(['\r', '\n'], " ");
+        psq.push_str(&name);
         psq.push('\n');
     }
     psq
@@ -385,6 +488,10 @@ mod tests {
         assert_eq!(back.size, BoardSize::FIFTEEN);
         assert_eq!(back.moves, vec![(Point::new(7, 7), Some(0)), (Point::new(8, 8), Some(12))]);
         assert_eq!(back.names, [Some("mnk".into()), Some("other]".into())]);
+        let mut broken = sample();
+        broken.names[0] = Some("two\nlines\r\n".into());
+        let back = read(&write_psq(&broken)).expect("a PSQ");
+        assert_eq!(back.names, [Some("two lines".into()), Some("other]".into())]);
     }
 
     #[test]
@@ -392,6 +499,43 @@ mod tests {
         let file = read("(;FF[4]GM[4]SZ[20:15]\n;B[jh] ;W[ki](;B[lj])(;B[aa]))").expect("sgf");
         assert_eq!(file.size.arg(), "20x15");
         assert_eq!(file.points(), vec![Point::new(9, 7), Point::new(10, 8), Point::new(11, 9)]);
+    }
+
+    /// c-gomoku-cli's SGF: Gomocup's rule number, the root's properties on lines.
+    #[test]
+    fn sgf_rule_numbers_are_gomocups() {
+        let text = "(;FF[4]GM[4]\nEV[a x b]\nRO[1.1]\nRU[4]\nSZ[15]\nPB[a]\nPW[b]\n;B[hh];W[ii])";
+        let file = read(text).expect("sgf");
+        assert_eq!((file.rule, file.points().len()), (Some(Rule::Renju), 2));
+        assert_eq!(read("(;RU[1])").unwrap().rule, Some(Rule::Standard));
+        assert_eq!(read("(;RU[0])").unwrap().rule, Some(Rule::Freestyle));
+    }
+
+    #[test]
+    fn setup_stones_are_the_first_moves_with_their_colours() {
+        let p = |x, y| Point::new(x, y);
+        // Black hh and ij, white ii, then white's jj: black, white, black, white.
+        let file = read("(;SZ[15]AB[hh][ij]AW[ii];W[jj])").expect("sgf");
+        assert_eq!(file.points(), vec![p(7, 7), p(8, 8), p(8, 9), p(9, 9)]);
+        // One black stone more: white moves next.
+        let file = read("(;SZ[15]AB[hh][jj]AW[ii];W[kk]C[12 ms])").expect("sgf");
+        assert_eq!(file.points(), vec![p(7, 7), p(8, 8), p(9, 9), p(10, 10)]);
+        assert_eq!(file.moves[3].1, Some(12));
+    }
+
+    #[test]
+    fn a_collection_gives_each_game_by_its_number() {
+        let text = "(;SZ[15];B[hh];W[ii])\n(;SZ[9]RU[renju];B[ee])\n";
+        let (first, count) = read_game(text, 1).expect("game 1");
+        assert_eq!((first.size, first.points().len(), count), (BoardSize::FIFTEEN, 2, 2));
+        let (second, _) = read_game(text, 2).expect("game 2");
+        assert_eq!((second.size.arg().as_str(), second.rule), ("9", Some(Rule::Renju)));
+        assert_eq!(read(text), Ok(first));
+        for asked in [0, 3] {
+            let error = read_game(text, asked).expect_err("no such game").to_string();
+            assert_eq!(error, format!("no game {asked}: the file holds 2"));
+        }
+        assert!(read_game("Piskvorky 15x15, 11:11, 0\n8,8,0\n", 2).is_err());
     }
 
     #[test]
@@ -413,6 +557,14 @@ mod tests {
             ("(;SZ[99];B[hh])", "no board of size \"99\""),
             ("(;SZ[9];B[zz])", "not a move: \"zz\""),
             ("(;RU[chess])", "no rule \"chess\""),
+            ("(;RU[3])", "no rule \"3\""),
+            ("(;GM[1]SZ[19];B[pd])", "GM[1] is not a gomoku game"),
+            ("(;SZ[15];B[hh];W[ii];W[jj])", "move 3 is not B's"),
+            ("(;SZ[15];W[hh])", "move 1 is not B's"),
+            ("(;SZ[15]AB[hh][ii][jj]AW[kk])", "setup stones black 3, white 1"),
+            ("(;SZ[15]AW[hh])", "setup stones black 0, white 1"),
+            ("(;SZ[15];B[hh]AB[ii])", "after the moves"),
+            ("(;SZ[15];B[hh]) x", "'(' starting a game"),
             ("Piskvorky 15x15, 11:11, 0\n16,1,0\n", "not a move: \"16,1,0\""),
             ("Piskvorky big, 0", "no board"),
         ];

@@ -1,7 +1,7 @@
 //! `pbrain-mnk analyze`: the engine's best lines for one position.
 //!
 //! The position is `--moves` on `--size` under `--rule`, or a game file (`--file`, SGF or
-//! PSQ) up to `--move-number`. The search runs for `--time-move` milliseconds or `--nodes`
+//! PSQ; `--game N` of an SGF collection) up to `--move-number`. The search runs for `--time-move` milliseconds or `--nodes`
 //! nodes and keeps the `--nbest` best lines. Output (stdout), one fact a line:
 //!
 //! ```text
@@ -48,6 +48,10 @@ pub(crate) struct Args {
     /// A game file (SGF or PSQ) whose position to analyse.
     #[arg(long, value_name = "FILE")]
     file: Option<PathBuf>,
+    /// With --file: which game of an SGF collection, from 1.
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "file",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    game: u32,
     /// With --file: the position after this many moves (default: the last).
     #[arg(long = "move-number", value_name = "N", requires = "file")]
     move_number: Option<usize>,
@@ -97,7 +101,7 @@ fn position(args: &Args) -> Result<Game, UsageError> {
         path: path.clone(),
         error,
     })?;
-    let file = gamefile::read(&text)
+    let (file, _) = gamefile::read_game(&text, args.game as usize)
         .map_err(|error| UsageError::GameFile { path: path.clone(), error: error.to_string() })?;
     let size = args.size.unwrap_or(file.size);
     if size != file.size {
