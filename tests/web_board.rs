@@ -64,6 +64,8 @@ fn positions_report_the_side_to_move_the_result_and_renju_forbidden_points() {
         &json!({"size": "15", "rule": "freestyle", "moves": "h8 a1 h9 a2 h10 a3 h11 a4 h12"}),
     );
     assert_eq!(five.json()["result"], "black");
+    assert_eq!(five.json()["five"], json!(["h8", "h9", "h10", "h11", "h12"]));
+    assert_eq!(renju.json()["five"], json!([]));
 }
 
 #[test]

@@ -1,8 +1,10 @@
 //! The web board in a real browser: headless Chromium, driven over WebDriver by
 //! ChromeDriver (Debian's `chromium` and `chromium-driver`), in a 1280×800 window. It
 //! starts a 15×15 game, clicks a cell, waits for mnk's answer drawn with its best moves
-//! marked, sees its iterations while it thinks, takes back, loads a renju SGF with its forbidden points marked, and saves a
-//! screenshot of each stage in `target/tmp/web-board/`.
+//! marked, sees its iterations while it thinks, takes back, loads a renju SGF with its
+//! forbidden points marked, has a long think played at once (Move now), dropped by New game
+//! and stopped (Stop), loads a c-gomoku-cli collection and picks its second game, whose five
+//! is ringed, and saves a screenshot of the stages in `target/tmp/web-board/`.
 //!
 //! Without ChromeDriver the test says so and passes, unless `MNK_BROWSER_TEST=require`
 //! (set by `.ci/run`, which installs the browser), when it fails.
@@ -220,6 +222,9 @@ fn a_person_plays_takes_back_and_loads_a_renju_game_in_chromium() {
         "return document.getElementById('message').textContent === 'h8 is taken'",
     );
     browser.screenshot("game-in-progress");
+    // No game picker before a file of several games is loaded.
+    let shown = "return getComputedStyle(document.getElementById('game-pick')).display";
+    assert_eq!(browser.script(shown), json!("none"));
 
     // Take back: the person's move and mnk's reply.
     browser.click("#undo");
@@ -255,4 +260,85 @@ fn a_person_plays_takes_back_and_loads_a_renju_game_in_chromium() {
         "return document.getElementById('message').textContent.includes('double three')",
     );
     browser.screenshot("renju-forbidden-points");
+
+    // Move now: a long think answers at once with the best move so far.
+    browser.click("#new");
+    browser.wait_for("a new game", "return document.querySelectorAll('circle.stone').length === 0");
+    browser.script("document.getElementById('time').value = 20000;");
+    browser.click("rect.pt[data-cell='h8']");
+    let thinking = "return document.getElementById('status').textContent.includes('thinking')";
+    browser.wait_for("mnk thinking", thinking);
+    browser.wait_for("Move now enabled", "return !document.getElementById('move-now').disabled");
+    let asked = Instant::now();
+    browser.click("#move-now");
+    browser.wait_for(
+        "the move played now",
+        "return document.querySelectorAll('circle.stone').length === 2",
+    );
+    assert!(asked.elapsed() < Duration::from_secs(10), "{:?}", asked.elapsed());
+
+    // New game during a think: the think is dropped, the board and panel are clear, and the
+    // next click is taken.
+    let reply = browser
+        .script("return document.querySelector('circle.stone.white').getAttribute('data-cell')");
+    let free = ["j10", "g7"].into_iter().find(|&c| Some(c) != reply.as_str()).unwrap();
+    browser.click(&format!("rect.pt[data-cell='{free}']"));
+    browser.wait_for("mnk thinking", thinking);
+    browser.click("#new");
+    browser.wait_for(
+        "the cleared board",
+        "return document.querySelectorAll('circle.stone').length === 0 && \
+         !document.getElementById('status').textContent.includes('thinking') && \
+         document.getElementById('eval').textContent === '—'",
+    );
+    browser.script("document.getElementById('time').value = 300;");
+    browser.click("rect.pt[data-cell='g7']");
+    browser.wait_for(
+        "the next game's answer",
+        "return document.querySelectorAll('circle.stone').length === 2",
+    );
+    assert_eq!(browser.count("circle.stone.black[data-cell='g7']"), 1);
+
+    // Stop: the think is dropped and the game paused.
+    browser.script("document.getElementById('time').value = 20000;");
+    let reply = browser
+        .script("return document.querySelector('circle.stone.white').getAttribute('data-cell')");
+    let free = ["f6", "e5", "d4"].into_iter().find(|&c| Some(c) != reply.as_str()).unwrap();
+    browser.click(&format!("rect.pt[data-cell='{free}']"));
+    browser.wait_for("mnk thinking", thinking);
+    browser.click("#stop");
+    browser.wait_for(
+        "the pause",
+        "return document.getElementById('status').textContent.includes('paused') && \
+         document.getElementById('message').textContent.startsWith('stopped')",
+    );
+    assert_eq!(browser.count("circle.stone"), 3);
+
+    // c-gomoku-cli's file: Gomocup's rule number, setup stones with their colours, and a
+    // second game to pick.
+    let collection = "(;FF[4]GM[4]\\nRU[4]\\nSZ[15]\\nPB[a]\\nPW[b]\\nAB[hh][ij]AW[ii];W[jj])\\n\
+                      (;FF[4]GM[4]\\nRU[0]\\nSZ[15];B[hh];W[aa];B[hi];W[ab];B[hj];W[ac];B[hk];W[ad];B[hl])\\n";
+    browser.script(&format!("document.getElementById('filetext').value = \"{collection}\";"));
+    browser.click("#load");
+    browser.wait_for(
+        "the first game",
+        "return document.querySelectorAll('circle.stone').length === 4",
+    );
+    assert_eq!(browser.count("circle.stone.black[data-cell='i10']"), 1);
+    assert_eq!(browser.count("circle.stone.white[data-cell='j10']"), 1);
+    assert_eq!(browser.script("return document.getElementById('rule').value"), json!("renju"));
+    assert_eq!(browser.script("return document.getElementById('game-pick').hidden"), json!(false));
+    browser.script(
+        "const g = document.getElementById('game'); g.value = 2; g.dispatchEvent(new Event('change'));",
+    );
+    // The second game ends with black's five in column h, ringed, the winner named.
+    browser.wait_for(
+        "the second game",
+        "return document.querySelectorAll('circle.stone').length === 9",
+    );
+    browser.wait_for("the five", "return document.querySelectorAll('circle.five').length === 5");
+    let status = browser.script("return document.getElementById('status').textContent");
+    assert!(status.as_str().unwrap_or_default().starts_with("black ("), "{status}");
+    assert!(status.as_str().unwrap_or_default().ends_with("wins with five"), "{status}");
+    browser.screenshot("five-from-a-loaded-file");
 }

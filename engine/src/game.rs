@@ -177,6 +177,22 @@ impl Game {
         cells.into_iter().map(|c| self.point(c)).collect()
     }
 
+    /// The stones of the five (or longer line, where it wins) that the last move made: empty
+    /// unless that move won. Sorted by column, then row.
+    pub fn winning_stones(&self) -> Vec<Point> {
+        let cells: Vec<Cell> = with_game!(self, b => match b.last_move() {
+            Some(cell) if b.outcome().is_decided() => {
+                let color = b.stone_at(cell).expect("the last move's stone");
+                let (own, opp) = (b.stones(color), b.stones(color.opponent()));
+                b.rule().winning_stones_through(own, opp, cell, color).iter().collect()
+            }
+            _ => Vec::new(),
+        });
+        let mut points: Vec<Point> = cells.into_iter().map(|c| self.point(c)).collect();
+        points.sort_unstable();
+        points
+    }
+
     /// Black's renju forbidden points (empty unless the rule is renju), sorted by column,
     /// then row.
     pub fn forbidden_points(&self) -> Vec<Point> {

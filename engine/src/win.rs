@@ -44,6 +44,35 @@ impl Rule {
         }
     }
 
+    /// The stones of every winning line through `cell` (empty if none): what
+    /// [`Rule::is_win_through`] judges, spelled out as cells, for showing a won game's five
+    /// (not for the search: it walks every run to its end).
+    pub fn winning_stones_through<B: Storage>(self, own: B, opp: B, cell: Cell, color: Color) -> B {
+        let g = B::GEOMETRY;
+        if g.lines_span_board() {
+            let lines = B::line_table().through(cell).iter().filter(|&&m| own & m == m);
+            return lines.fold(B::EMPTY, |all, &m| all | m);
+        }
+        let (k, fives) = (g.k(), self.fives(color));
+        // The runs measured as the win test measures them.
+        let cap = if fives.overline_wins && fives.needs_open_end {
+            g.width().max(g.height())
+        } else {
+            k + 1
+        };
+        let mut stones = B::EMPTY;
+        for dir in Direction::ALL {
+            let run = run_through(own, cell, dir, cap);
+            let blocked_both = fives.needs_open_end
+                && run.before.is_some_and(|c| opp.contains(c))
+                && run.after.is_some_and(|c| opp.contains(c));
+            if run.len >= k && fives.judge(run.len, k, blocked_both) == RunKind::Five {
+                stones |= run_cells(own, cell, dir);
+            }
+        }
+        stones
+    }
+
     /// The empty cells where one more stone of `own` (of `color`) would win: the fives a
     /// player threatens. `opp` are the opponent's stones. On a board smaller than its type's
     /// largest the set may hold cells past the board's edge, which callers remove
@@ -147,6 +176,24 @@ pub fn run_through<B: Bitboard>(own: B, cell: Cell, dir: Direction, cap: usize) 
     Run { len, before, after }
 }
 
+/// The cells of the run of `own` stones through `cell` along `dir` (uncapped).
+fn run_cells<B: Bitboard>(own: B, cell: Cell, dir: Direction) -> B {
+    let g = B::GEOMETRY;
+    let step = dir.bit_offset(g.stride()) as usize;
+    let mut cells = B::from_cell(cell);
+    let mut i = cell.index() + step;
+    while i < g.slots() && own.contains(Cell::from_index(i as u16)) {
+        cells = cells.with(Cell::from_index(i as u16));
+        i += step;
+    }
+    let mut i = cell.index();
+    while i >= step && own.contains(Cell::from_index((i - step) as u16)) {
+        i -= step;
+        cells = cells.with(Cell::from_index(i as u16));
+    }
+    cells
+}
+
 /// Length of the run of `own` stones through `cell` along `dir`, capped at `cap`.
 #[inline]
 pub fn run_length<B: Bitboard>(own: B, cell: Cell, dir: Direction, cap: usize) -> usize {
@@ -161,6 +208,53 @@ mod tests {
     fn row(xs: &[usize], y: usize) -> Bits256 {
         let g = Bits256::GEOMETRY;
         xs.iter().fold(Bits256::EMPTY, |b, &x| b.with(g.cell(x, y).unwrap()))
+    }
+
+    /// The stones shown as a won game's five are those of the runs the win test accepts: an
+    /// overline under freestyle, not under standard; a caro five only with an open end.
+    #[test]
+    fn the_winning_stones_are_the_runs_the_win_test_accepts() {
+        let g = Bits256::GEOMETRY;
+        let (five, six) = (row(&[3, 4, 5, 6, 7], 2), row(&[3, 4, 5, 6, 7, 8], 2));
+        let cell = g.cell(5, 2).unwrap();
+        let none = Bits256::EMPTY;
+        let (b, w) = (Color::Black, Color::White);
+        for rule in Rule::ALL {
+            assert_eq!(rule.winning_stones_through(five, none, cell, b), five, "{rule}");
+        }
+        assert_eq!(Rule::Freestyle.winning_stones_through(six, none, cell, b), six);
+        assert_eq!(Rule::Standard.winning_stones_through(six, none, cell, b), none);
+        assert_eq!(Rule::Renju.winning_stones_through(six, none, cell, w), six);
+        let both_ends = row(&[2, 8], 2);
+        assert_eq!(Rule::Caro.winning_stones_through(five, both_ends, cell, b), none);
+        assert_eq!(Rule::Caro.winning_stones_through(five, row(&[2], 2), cell, b), five);
+        // A five and a column of four through the same stone: only the five.
+        let column = [1, 3, 4].iter().fold(five, |s, &y| s.with(g.cell(5, y).unwrap()));
+        assert_eq!(Rule::Freestyle.winning_stones_through(column, none, cell, b), five);
+        // Random boards: a stone is shown exactly when the win test says the game is won.
+        let mut rng = crate::rng::SplitMix64::new(7);
+        for _ in 0..2000 {
+            let (mut own, mut opp) = (Bits256::EMPTY, Bits256::EMPTY);
+            for y in 0..9 {
+                for x in 0..9 {
+                    let c = g.cell(x, y).unwrap();
+                    match rng.next_u64() % 3 {
+                        0 => own = own.with(c),
+                        1 => opp = opp.with(c),
+                        _ => {}
+                    }
+                }
+            }
+            let cell = g.cell(4, 4).unwrap();
+            let (own, opp) = (own.with(cell), opp - Bits256::from_cell(cell));
+            for rule in Rule::ALL {
+                let shown = rule.winning_stones_through(own, opp, cell, b);
+                assert_eq!(!shown.is_empty(), rule.is_win_through(own, opp, cell, b), "{rule}");
+                assert!(
+                    shown - own == Bits256::EMPTY && (shown.is_empty() || shown.contains(cell))
+                );
+            }
+        }
     }
 
     #[test]

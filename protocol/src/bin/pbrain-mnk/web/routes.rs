@@ -5,11 +5,11 @@
 //! |---|---|---|
 //! | `GET /`, `/board.js`, `/board.css` | | the page |
 //! | `GET /api/config` | | rules, engines to seat, limits |
-//! | `POST /api/position` | size, rule, moves | side to move, result, forbidden points |
+//! | `POST /api/position` | size, rule, moves | side to move, result, forbidden points, the winning five |
 //! | `POST /api/think` | position, seat, level, time_ms or nodes, nbest | the seat's move (mnk's with its analysis) or why it forfeits |
 //! | `GET /api/progress` | | mnk's search under way: its position and last completed iteration |
 //! | `POST /api/stop` | | stops mnk's searches under way or queued: each answers its best move so far |
-//! | `POST /api/load` | text (SGF or PSQ) | size, rule, moves, names |
+//! | `POST /api/load` | text (SGF or PSQ), game (of a collection) | size, rule, moves, names, game, games |
 //! | `POST /api/save` | position, format (`sgf` or `psq`), names | text, file name |
 //!
 //! A position is `size` (`"15"` or `"20x15"`), `rule` (`"renju"`) and `moves` (a move list
@@ -205,6 +205,8 @@ struct PositionReply {
     result: &'static str,
     /// Black's forbidden points while black is to move under renju.
     forbidden: Vec<String>,
+    /// The stones of the winning line, once the game is won.
+    five: Vec<String>,
 }
 
 fn describe(game: &Game) -> PositionReply {
@@ -219,6 +221,7 @@ fn describe(game: &Game) -> PositionReply {
         to_move: colour(game.side_to_move()),
         result: result(game),
         forbidden: if renju_black { pos_list(game.forbidden_points()) } else { Vec::new() },
+        five: pos_list(game.winning_stones()),
     }
 }
 
@@ -484,11 +487,15 @@ struct LoadArgs {
     text: String,
     /// The rule to use when the file names none.
     rule: Option<String>,
+    /// Which game of an SGF collection, from 1.
+    #[serde(default = "one")]
+    game: usize,
 }
 
 async fn load(request: Result<Json<LoadArgs>, JsonRejection>) -> Result<Response, ApiError> {
     let args = body(request)?;
-    let file = gamefile::read(&args.text).map_err(|e| ApiError::bad(e.to_string()))?;
+    let (file, games) =
+        gamefile::read_game(&args.text, args.game).map_err(|e| ApiError::bad(e.to_string()))?;
     let fallback = match &args.rule {
         Some(rule) => rule.parse::<Rule>().map_err(|e| ApiError::bad(e.to_string()))?,
         None => Rule::default(),
@@ -502,6 +509,8 @@ async fn load(request: Result<Json<LoadArgs>, JsonRejection>) -> Result<Response
     Ok(Json(json!({
         "position": describe(&game),
         "names": file.names,
+        "game": args.game,
+        "games": games,
     }))
     .into_response())
 }

@@ -14,10 +14,11 @@ const state = {
   editing: false,
   thinking: false,
   thinkId: 0,         // the number of the latest request for a move; older answers are dropped
-  toMove: "black", result: "ongoing", forbidden: [],
+  toMove: "black", result: "ongoing", forbidden: [], five: [],
   forfeit: null,      // { loser, reason }
   analysis: null,     // { asked, ply, toMove, lines, depth, nodes, time_ms, engine }
   names: [null, null],
+  fileText: null,     // the game file loaded last (to pick another of its games)
 };
 
 async function api(path, body) {
@@ -83,6 +84,13 @@ function draw() {
     svg("line", { class: "grid", x1: at(0, y)[0], y1: at(0, y)[1], x2: at(state.width - 1, y)[0], y2: at(state.width - 1, y)[1] }, board);
     svg("text", { class: "label", x: c * 0.4, y: at(0, y)[1] }, board).textContent = y + 1;
   }
+  // Star points: the centre of an odd board, and the fourth lines' crossings on large ones.
+  const stars = [];
+  if (state.width % 2 === 1 && state.height % 2 === 1) stars.push([(state.width - 1) / 2, (state.height - 1) / 2]);
+  if (state.width >= 13 && state.height >= 13) {
+    for (const x of [3, state.width - 4]) for (const y of [3, state.height - 4]) stars.push([x, y]);
+  }
+  for (const [x, y] of stars) svg("circle", { class: "star", cx: at(x, y)[0], cy: at(x, y)[1], r: Math.max(2, c * 0.09) }, board);
   const taken = new Map(state.moves.map((m, i) => [m, i]));
   // Best moves and the principal variation of the analysis of this very position, or of
   // the position the engine just answered (its other candidates beside its move).
@@ -119,6 +127,11 @@ function draw() {
       svg("circle", { class: "last", cx: x, cy: y, r: c * 0.12 }, board);
     }
   });
+  // The winning five, ringed.
+  for (const f of state.five) {
+    const [x, y] = at(...toXY(f));
+    svg("circle", { class: "five", cx: x, cy: y, r: c * 0.47, "data-cell": f }, board);
+  }
   for (const f of state.forbidden) {
     const [x, y] = at(...toXY(f));
     const d = c * 0.22;
@@ -147,7 +160,7 @@ function drawPanel() {
   } else if (state.result === "draw") {
     status = "draw: the board is full";
   } else if (state.result !== "ongoing") {
-    status = `${state.result} wins with five`;
+    status = `${state.result} (${seat(state.result === "black" ? 0 : 1)}) wins with five`;
   } else if (state.thinking) {
     status = `${state.toMove}: ${seat(side)} is thinking…`;
   } else {
@@ -190,7 +203,7 @@ function gameOver() { return state.result !== "ongoing" || state.forfeit !== nul
 async function refresh() {
   try {
     const p = await api("/api/position", position());
-    Object.assign(state, { toMove: p.to_move, result: p.result, forbidden: p.forbidden, width: p.width, height: p.height });
+    Object.assign(state, { toMove: p.to_move, result: p.result, forbidden: p.forbidden, five: p.five, width: p.width, height: p.height });
   } catch (e) {
     message(e.message);
   }
@@ -306,8 +319,11 @@ function forward(count) {
 
 // ---------------------------------------------------------------- controls
 
+// A fresh game on the board and rule chosen, the engines free to move (a pause from a loaded
+// game or a Stop ends with it).
 function newGame() {
   cancelThink();
+  state.paused = false;
   state.moves = [];
   state.redo = [];
   state.forfeit = null;
@@ -345,14 +361,22 @@ async function save(format) {
   }
 }
 
-async function load(text) {
+// Loads game `game` (from 1) of the file `text`; a file of several games shows a picker.
+async function load(text, game = 1) {
   try {
-    const reply = await api("/api/load", { text, rule: $("rule").value });
+    cancelThink();
+    const reply = await api("/api/load", { text, rule: $("rule").value, game });
+    state.fileText = text;
+    $("game").value = reply.game;
+    $("game").max = reply.games;
+    $("games").textContent = reply.games;
+    $("game-pick").hidden = reply.games < 2;
     const p = reply.position;
     Object.assign(state, { size: p.size, rule: p.rule, width: p.width, height: p.height, moves: p.moves, redo: [], forfeit: null, analysis: null, paused: true });
     $("size").value = p.size;
     $("rule").value = p.rule;
-    message(`loaded ${p.moves.length} moves — paused; step through them or resume`, true);
+    const which = reply.games > 1 ? `game ${reply.game} of ${reply.games}: ` : "";
+    message(`loaded ${which}${p.moves.length} moves — paused; step through them or resume`, true);
     refresh();
   } catch (e) {
     message(e.message);
@@ -410,6 +434,9 @@ async function start() {
   $("edit").addEventListener("change", () => { state.editing = $("edit").checked; refresh(); });
   for (const id of ["show-pv", "show-numbers"]) $(id).addEventListener("change", draw);
   $("load").addEventListener("click", () => load($("filetext").value));
+  $("game").addEventListener("change", () => {
+    if (state.fileText) load(state.fileText, parseInt($("game").value, 10) || 1);
+  });
   $("file").addEventListener("change", async () => {
     const file = $("file").files[0];
     if (file) load(await file.text());
