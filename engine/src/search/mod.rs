@@ -639,7 +639,7 @@ impl<'t, B: Storage> Searcher<'t, B> {
     /// position, a proof found before — ends the search's line there. For people reading the
     /// line; the search plays only its first move. Legal moves only, to the game's end.
     fn extend_line(&mut self, pv: &mut Vec<Cell>, depth: usize) {
-        let goal = depth.max(SHOWN_LINE_PLIES).min(MAX_PLY);
+        let goal = depth.clamp(SHOWN_LINE_PLIES, MAX_PLY);
         let mut played = 0;
         let mut ongoing = true;
         for &cell in pv.iter() {
