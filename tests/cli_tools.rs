@@ -71,8 +71,11 @@ fn bad_arguments_exit_with_code_2_and_a_message() {
         (&["perft", "--size", "3"], "--depth <DEPTH>"),
         (&["perft", "--size", "3", "--depth", "x"], "invalid value 'x' for '--depth"),
         (&["perft", "--size", "3", "--depth", "2", "--rule", "gomoku"], "unknown rule"),
-        (&["perft", "--size", "3", "--depth", "2", "--moves", "1,1 1,1"], "occupied"),
-        (&["perft", "--size", "3", "--depth", "2", "--moves", "3,0"], "off the board"),
+        (
+            &["perft", "--size", "3", "--depth", "2", "--moves", "1,1 1,1"],
+            "move 2 (b2) is illegal: b2 is taken",
+        ),
+        (&["perft", "--size", "3", "--depth", "2", "--moves", "3,0"], "d1 is off the 3x3 board"),
         (&["perft", "--size", "3", "--depth", "2", "--moves", "1,"], "odd"),
         (&["perft", "--size", "3", "--depth", "10"], "--depth must be 0..=9"),
         (&["perft", "--size", "15", "--depth", "17"], "more move sequences than a 128-bit"),
@@ -185,16 +188,16 @@ fn solve_prints_value_best_move_nodes_and_time() {
 fn solve_finds_the_win_the_block_and_the_decided_board() {
     // X: a1 b1, O: a2 b2, X to move wins at c1 (2,0).
     let win = stdout_lines(&pbrain(&["solve", "--size", "3", "--moves", "a1a2b1b2"]));
-    assert_eq!(&win[..2], ["value win", "best 2,0"]);
+    assert_eq!(&win[..2], ["value win", "best c1"]);
     // X a1, O b1, X b2: X threatens c3, O must block there and still loses (X a3 then
     // threatens a2 and c1 at once).
     let defend = stdout_lines(&pbrain(&["solve", "--size", "3", "--moves", "a1b1b2"]));
-    assert_eq!(&defend[..2], ["value loss", "best 2,2"]);
+    assert_eq!(&defend[..2], ["value loss", "best c3"]);
     let done = stdout_lines(&pbrain(&["solve", "--size", "3", "--moves", "a1a2b1b2c1"]));
     assert_eq!(&done[..2], ["value loss", "best none"]);
     let plain =
         stdout_lines(&pbrain(&["solve", "--size", "3", "--no-pairing", "--moves", "a1a2b1b2"]));
-    assert_eq!(&plain[..2], ["value win", "best 2,0"]);
+    assert_eq!(&plain[..2], ["value win", "best c1"]);
 }
 
 #[test]
@@ -207,7 +210,7 @@ fn solve_rejects_bad_arguments_with_code_2() {
         (&["solve", "--size", "6", "--moves", "a1a1"], "--moves"),
         (&["solve", "--verify", "/nonexistent/certificate.txt"], "--verify"),
         (&["solve"], "--size <SIZE>"),
-        (&["solve", "--size", "3", "--moves", "z9"], "off the board"),
+        (&["solve", "--size", "3", "--moves", "z9"], "z9 is off the 3x3 board"),
         (&["solve", "--size", "3", "--hash-mb", "0"], "--hash-mb"),
     ];
     for (args, needle) in cases {
@@ -569,7 +572,7 @@ fn analyze_reads_game_files_and_prints_json() {
     let out = pbrain(&["analyze", "--file", path, "--nodes", "5000", "--json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
-    assert_eq!(json["rule"], "standard");
+    assert_eq!((json["rule"].as_str(), json["size"].as_str()), (Some("standard"), Some("15")));
     assert_eq!(json["to_move"], "black");
     let best = json["lines"][0]["move"].as_str().unwrap();
     assert!(["h7", "h12"].contains(&best), "{json}");
@@ -588,7 +591,7 @@ fn analyze_reads_game_files_and_prints_json() {
     for (args, says) in [
         (vec!["analyze", "--file", path, "--move-number", "99"], "the game has 8 moves"),
         (vec!["analyze", "--file", "/nonexistent.sgf"], "--file /nonexistent.sgf"),
-        (vec!["analyze", "--moves", "h8 h8"], "move 2 is illegal"),
+        (vec!["analyze", "--moves", "h8 h8"], "move 2 (h8) is illegal: h8 is taken"),
         (vec!["analyze", "--moves", "h8", "--file", path], "cannot be used with"),
         (vec!["analyze", "--nbest", "0"], "--nbest"),
     ] {
@@ -641,22 +644,33 @@ fn solve_proves_6x6_a_draw_and_its_certificate_checks() {
     let lines = stdout_lines(&checked);
     assert_eq!(&lines[..2], ["certificate ok", "board 6x6"]);
     assert!(lines.contains(&"value draw".to_string()), "{lines:?}");
+    // Black's half alone proves that black cannot force five, and no value.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let half = dir.join("6x6-black.txt");
+    let white_starts = text.find("refutes white").expect("white's section");
+    std::fs::write(&half, format!("{}end\n", &text[..white_starts])).unwrap();
+    let checked = pbrain(&["solve", "--verify", half.to_str().unwrap()]);
+    assert!(checked.status.success(), "{}", String::from_utf8_lossy(&checked.stderr));
+    let lines = stdout_lines(&checked);
+    assert!(!lines.contains(&"value draw".to_string()), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("proves black cannot force five")), "{lines:?}");
     // A certificate with a defender's reply taken out does not hold.
     let text = std::fs::read_to_string(&file).unwrap();
     let cut: String =
         text.lines().filter(|l| !l.starts_with("R ")).map(|l| format!("{l}\n")).collect();
     std::fs::write(&file, cut).unwrap();
     let refused = pbrain(&["solve", "--verify", path]);
-    assert_eq!(refused.status.code(), Some(2));
+    assert_eq!(refused.status.code(), Some(1), "a result, not a misused option");
     assert!(refused.stdout.is_empty());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("does not hold"));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("does not hold") && !said.contains("Usage:"), "{said}");
 }
 
 #[test]
 fn solve_finds_a_win_on_6x6_and_the_loss_after_it() {
     // Black a1 b1 c1 d1 against white a6 b6 c6 f5: black to move wins at e1 (4,0).
     let win = stdout_lines(&pbrain(&["solve", "--size", "6", "--moves", "a1a6b1b6c1c6d1f5"]));
-    assert_eq!(&win[..2], ["value win", "best 4,0"]);
+    assert_eq!(&win[..2], ["value win", "best e1"]);
     // White to move cannot stop both ends of b1 c1 d1 e1 on a 7-wide board.
     let loss = stdout_lines(&pbrain(&["solve", "--size", "7x6", "--moves", "b1a6c1b6d1c6e1"]));
     assert_eq!(loss[0], "value loss");

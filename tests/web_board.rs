@@ -369,6 +369,31 @@ fn a_queued_search_gets_its_whole_time_and_stop_ends_a_search_with_its_best_move
     assert_eq!(next.status, 200, "{}", next.body);
 }
 
+/// Ctrl-C during a long search stops it and the server at once (it once waited silently
+/// for the search to run out its time).
+#[test]
+fn ctrl_c_stops_a_search_under_way_and_the_server() {
+    let mut server = Server::start(&[]);
+    let address = server.address.clone();
+    let thinking = std::thread::spawn(move || {
+        let body = json!({"size": "15", "rule": "freestyle", "moves": "h8", "time_ms": 60_000});
+        let body = body.to_string();
+        let headers = [("Host", address.as_str()), ("Content-Type", "application/json")];
+        web_client::request(&address, "POST", "/api/think", &headers, Some(&body))
+    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while server.get("/api/progress").json()["progress"]["depth"].as_u64() < Some(1) {
+        assert!(std::time::Instant::now() < deadline, "no progress seen");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let status = server.interrupt(std::time::Duration::from_secs(5));
+    assert!(status.is_some(), "the server still runs 5 s after Ctrl-C");
+    // The search answered its best move before the server closed.
+    let reply = thinking.join().unwrap();
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.json()["stopped"], true);
+}
+
 /// The same position searched again finds its table warm; its lines still reach past the
 /// table's cutoffs (they were once cut to one move: lengths [1, 10, 1]).
 #[test]

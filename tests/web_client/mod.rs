@@ -40,6 +40,22 @@ impl Server {
         Server { child, address }
     }
 
+    /// Sends Ctrl-C (SIGINT) and waits up to `within` for the server to exit; its exit
+    /// status, `None` if it is still running.
+    pub fn interrupt(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-INT", &pid]).status().expect("kill runs");
+        assert!(sent.success());
+        let deadline = std::time::Instant::now() + within;
+        while std::time::Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().expect("the server's status") {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+
     /// `http://127.0.0.1:PORT`.
     pub fn url(&self) -> String {
         format!("http://{}", self.address)

@@ -288,7 +288,9 @@ impl Walker<'_> {
             return Ok(());
         }
         match self.records.get(&(a, d)) {
-            None => Err(format!("no defender's move for {a:x} {d:x}")),
+            None => Err(format!(
+                "no defender's move for the position with attacker stones {a:x} and defender stones {d:x} (bitboards in hex)"
+            )),
             Some(Rec::Pairs(pairs)) => self.pairs(a, d, pairs),
             Some(&Rec::Reply(cell)) => {
                 if !empty.contains(&cell) {

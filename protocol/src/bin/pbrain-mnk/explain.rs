@@ -1,9 +1,35 @@
-//! Refused moves explained to people (the web board, `play`): the point as they wrote it,
-//! and which renju foul a forbidden point would be.
+//! Refused moves explained to people (the web board, `play`, the subcommands' `--moves`): the
+//! point as they wrote it, and which renju foul a forbidden point would be.
 
-use mnk_engine::board::IllegalMove;
+use mnk_engine::board::{IllegalMove, PositionError};
 use mnk_engine::game::Game;
-use mnk_engine::notation::Point;
+use mnk_engine::notation::{Point, format_pos, parse_moves};
+use mnk_engine::rules::Rule;
+use mnk_engine::size::BoardSize;
+
+/// The game of the move list `text` (either notation) on `size` under `rule`, or why there is
+/// none in a person's words: `move 2 (h8) is illegal: h8 is taken`, renju fouls named.
+pub(crate) fn game_of_moves(size: BoardSize, rule: Rule, text: &str) -> Result<Game, String> {
+    let points = parse_moves(text).map_err(|e| format!("bad move list: {e}"))?;
+    game_of_points(size, rule, &points)
+}
+
+/// [`game_of_moves`] for a list of points.
+pub(crate) fn game_of_points(
+    size: BoardSize,
+    rule: Rule,
+    points: &[Point],
+) -> Result<Game, String> {
+    Game::from_points(size, rule, points).map_err(|error| match error {
+        PositionError::Syntax(e) => format!("bad move list: {e}"),
+        PositionError::Illegal { index, reason } => {
+            let before = Game::from_points(size, rule, &points[..index]).expect("a legal prefix");
+            let (point, written) = (points[index], format_pos(points[index]));
+            let why = illegal_move(&before, point, &reason, &written);
+            format!("move {} ({written}) is illegal: {why}", index + 1)
+        }
+    })
+}
 
 /// Why `point` (written `written`, as the person typed it) cannot be played in `game`.
 pub(crate) fn illegal_move(
@@ -43,5 +69,20 @@ mod tests {
         let forbidden = IllegalMove::Forbidden { x: 6, y: 7 };
         let said = illegal_move(&renju, Point::new(6, 7), &forbidden, "g8");
         assert_eq!(said, "g8 is forbidden for black in renju: double three");
+    }
+
+    #[test]
+    fn a_refused_move_list_names_the_move_its_point_and_the_foul() {
+        let game = |rule, text| game_of_moves(BoardSize::FIFTEEN, rule, text).err();
+        assert_eq!(
+            game(Rule::Freestyle, "7,7 8,8 7,7"),
+            Some("move 3 (h8) is illegal: h8 is taken".to_string())
+        );
+        assert_eq!(
+            game(Rule::Renju, "h8a1i8a15g9o1g10o15g8"),
+            Some("move 9 (g8) is illegal: g8 is forbidden for black in renju: double three".into())
+        );
+        assert!(game(Rule::Freestyle, "h8 zz").unwrap().starts_with("bad move list"));
+        assert_eq!(game(Rule::Freestyle, "h8 i9"), None);
     }
 }

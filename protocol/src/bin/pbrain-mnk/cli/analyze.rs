@@ -32,6 +32,7 @@ use mnk_protocol::gamefile;
 use serde::Serialize;
 
 use super::{CliError, UsageError};
+use crate::explain::{game_of_moves, game_of_points};
 
 /// `analyze`'s options.
 #[derive(Debug, clap::Args)]
@@ -78,6 +79,7 @@ pub(crate) struct Args {
 /// What `--json` prints.
 #[derive(Serialize)]
 struct Report<'a> {
+    /// As `--size` and the web board take it: `15`, or `20x15` for a rectangle.
     size: String,
     rule: String,
     moves: Vec<String>,
@@ -93,7 +95,7 @@ fn position(args: &Args) -> Result<Game, UsageError> {
     let Some(path) = &args.file else {
         let size = args.size.unwrap_or(BoardSize::FIFTEEN);
         let moves = args.moves.as_deref().unwrap_or_default();
-        return Game::from_notation(size, args.rule.unwrap_or_default(), moves)
+        return game_of_moves(size, args.rule.unwrap_or_default(), moves)
             .map_err(UsageError::Moves);
     };
     let text = std::fs::read_to_string(path).map_err(|error| UsageError::File {
@@ -121,7 +123,8 @@ fn position(args: &Args) -> Result<Game, UsageError> {
         points.truncate(n);
     }
     let rule = args.rule.or(file.rule).unwrap_or_default();
-    Game::from_points(size, rule, &points).map_err(UsageError::Moves)
+    game_of_points(size, rule, &points)
+        .map_err(|error| UsageError::GameFile { path: path.clone(), error })
 }
 
 /// Runs the subcommand.
@@ -169,7 +172,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let moves: Vec<String> = game.history().into_iter().map(format_pos).collect();
     if args.json {
         let report = Report {
-            size: game.size().to_string(),
+            size: game.size().arg(),
             rule: game.rule().to_string(),
             moves,
             to_move,

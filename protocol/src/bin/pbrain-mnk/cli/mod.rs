@@ -20,7 +20,6 @@ use std::path::PathBuf;
 
 use crate::tuner::spsa::StateError;
 use clap::{CommandFactory, Parser, Subcommand};
-use mnk_engine::board::PositionError;
 use mnk_engine::limits::StopFlag;
 use mnk_engine::rules::Rule;
 use mnk_engine::search::{MAX_THREADS, PARAMS, ParamError, SearchParams};
@@ -198,8 +197,9 @@ pub(crate) struct GameArgs {
 /// exits with code 2.
 #[derive(Debug)]
 pub(crate) enum UsageError {
-    /// `--moves` is not a legal position.
-    Moves(PositionError),
+    /// `--moves` is not a legal position (why, in a person's words: see
+    /// [`crate::explain::game_of_moves`]).
+    Moves(String),
     /// `--depth` beyond the board (a sequence stops when the board is full).
     DepthBeyondBoard {
         /// The deepest meaningful depth.
@@ -220,8 +220,6 @@ pub(crate) enum UsageError {
     ProofState(PathBuf, String),
     /// `solve --certificate` for a value that has none (a win or a loss).
     Certificate(String),
-    /// `solve --verify` names a certificate that does not hold.
-    BadCertificate(PathBuf, String),
     /// A file named by an option cannot be read or written.
     File {
         /// The option, without dashes.
@@ -305,9 +303,6 @@ impl fmt::Display for UsageError {
             }
             UsageError::ProofState(path, e) => write!(f, "--state {}: {e}", path.display()),
             UsageError::Certificate(e) => write!(f, "--certificate: {e}"),
-            UsageError::BadCertificate(path, e) => {
-                write!(f, "--verify {}: the certificate does not hold: {e}", path.display())
-            }
             UsageError::File { option, path, error } => {
                 write!(f, "--{option} {}: {error}", path.display())
             }
@@ -362,6 +357,9 @@ pub(crate) enum CliError {
         /// Where the state was saved, if anywhere.
         state: Option<PathBuf>,
     },
+    /// `solve --verify`: the certificate was read and does not prove what it claims (exit
+    /// code 1).
+    CertificateRejected(PathBuf, String),
     /// `datagen` games that failed (a bug; each was reported and left out; exit code 1).
     GamesFailed {
         /// Games that failed.
@@ -378,6 +376,7 @@ impl CliError {
             CliError::Usage(_) => 2,
             CliError::Interrupted { .. } | CliError::ProofInterrupted { .. } => 130,
             CliError::Io(_)
+            | CliError::CertificateRejected(..)
             | CliError::Match(_)
             | CliError::Openings(_)
             | CliError::GamesFailed { .. } => 1,
@@ -392,6 +391,9 @@ impl fmt::Display for CliError {
             CliError::Io(e) => write!(f, "output error: {e}"),
             CliError::Match(e) => write!(f, "match stopped: {e}"),
             CliError::Openings(e) => write!(f, "openings: {e}"),
+            CliError::CertificateRejected(path, e) => {
+                write!(f, "--verify {}: the certificate does not hold: {e}", path.display())
+            }
             CliError::Interrupted { finished, games } => write!(
                 f,
                 "interrupted after {finished} of {games} games (games in progress are not counted)"

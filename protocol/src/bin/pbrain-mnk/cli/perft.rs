@@ -7,13 +7,13 @@ use std::io::Write;
 use std::time::Instant;
 
 use mnk_engine::board::Board;
-use mnk_engine::game::Game;
 use mnk_engine::perft::{NodeCount, divide_parallel};
 use mnk_engine::rules::Rule;
 use mnk_engine::size::BoardSize;
 use mnk_engine::with_game;
 
 use super::{CliError, UsageError};
+use crate::explain::game_of_moves;
 use mnk_engine::storage::Storage;
 
 /// `perft`'s options.
@@ -47,7 +47,7 @@ const NOTE_AFTER_SECONDS: f64 = 60.0;
 
 /// Runs the subcommand.
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let game = Game::from_notation(args.size, args.rule, &args.moves).map_err(UsageError::Moves)?;
+    let game = game_of_moves(args.size, args.rule, &args.moves).map_err(UsageError::Moves)?;
     let threads = usize::from(args.threads);
     with_game!(&game, board => count(board, args.depth, threads, args.divide, out))
 }

@@ -8,7 +8,8 @@
 //! with the separate checker.
 //!
 //! Output (stdout): `value win|draw|loss` (for the side to move; `unknown` when a budget
-//! stopped the proof), `best x,y` (`best none` on a decided board), `nodes N`,
+//! stopped the proof), `best c3` (one optimal move in pos notation, as the certificate names
+//! cells; `best none` on a decided board), `nodes N`,
 //! `time_ms T nps R`; then `certificate FILE positions N` and `state FILE` when written.
 //! Progress goes to stderr every few seconds.
 
@@ -19,6 +20,7 @@ use std::time::{Duration, Instant};
 use mnk_engine::engine::Engine;
 use mnk_engine::game::Game;
 use mnk_engine::limits::Limits;
+use mnk_engine::notation::format_pos;
 use mnk_engine::outcome::Outcome;
 use mnk_engine::prove::certificate::cell_name;
 use mnk_engine::prove::search::{Answer, BYTES_PER_POSITION, Progress};
@@ -29,6 +31,7 @@ use mnk_engine::size::BoardSize;
 use mnk_engine::solve::GameValue;
 
 use super::{CliError, UsageError};
+use crate::explain::game_of_moves;
 
 /// The prover's table size unless `--hash-mb` says otherwise.
 const PROVER_HASH_MB: u32 = 4096;
@@ -96,8 +99,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     if args.time_limit.is_some_and(|t| !(t > 0.0 && t.is_finite())) {
         return Err(UsageError::TimeLimit.into());
     }
-    let game =
-        Game::from_notation(size, Rule::Freestyle, &args.moves).map_err(UsageError::Moves)?;
+    let game = game_of_moves(size, Rule::Freestyle, &args.moves).map_err(UsageError::Moves)?;
     if game.outcome() != Outcome::Ongoing {
         return print_decided(&game, out);
     }
@@ -189,10 +191,10 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `best x,y`, or `best none`.
+/// `best c3`, or `best none`.
 fn write_best(out: &mut dyn Write, cell: Option<u8>) -> Result<(), CliError> {
     match cell {
-        Some(cell) => writeln!(out, "best {}", cell_point(cell))?,
+        Some(cell) => writeln!(out, "best {}", format_pos(cell_point(cell)))?,
         None => writeln!(out, "best none")?,
     }
     Ok(())
@@ -262,8 +264,10 @@ fn report_progress(attacker: &str, p: &Progress, elapsed: Duration) {
 fn verify_file(path: &Path, out: &mut dyn Write) -> Result<(), CliError> {
     let text = std::fs::read_to_string(path).map_err(|error| file_error("verify", path, error))?;
     let start = Instant::now();
+    // A file that is read but does not prove what it says is a result (exit 1), not a
+    // misused option.
     let checked =
-        verify::check(&text).map_err(|e| UsageError::BadCertificate(path.to_path_buf(), e))?;
+        verify::check(&text).map_err(|e| CliError::CertificateRejected(path.to_path_buf(), e))?;
     writeln!(out, "certificate ok")?;
     writeln!(out, "board {}x{}", checked.width, checked.height)?;
     let side = |b: bool| if b { "black" } else { "white" };
@@ -286,6 +290,17 @@ fn verify_file(path: &Path, out: &mut dyn Write) -> Result<(), CliError> {
         && checked.sections.iter().any(|s| !s.refutes_black);
     if same_position && both {
         writeln!(out, "value draw")?;
+    } else {
+        // One side's half of a draw proof: what it proves, and what it does not.
+        for s in &checked.sections {
+            writeln!(
+                out,
+                "proves {} cannot force five from position {:x} {:x} (no value: the other side is not checked)",
+                side(s.refutes_black),
+                s.black,
+                s.white,
+            )?;
+        }
     }
     writeln!(out, "time_ms {:.3}", start.elapsed().as_secs_f64() * 1000.0)?;
     Ok(())
@@ -301,7 +316,7 @@ fn print_decided(game: &Game, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 fn search_small(size: BoardSize, args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let game = Game::from_notation(size, args.rule, &args.moves).map_err(UsageError::Moves)?;
+    let game = game_of_moves(size, args.rule, &args.moves).map_err(UsageError::Moves)?;
     let mut engine = Engine::with_hash_bytes((args.hash_mb.unwrap_or(16) as usize) << 20);
     let interrupted = super::interrupt_flag();
     let limits = Limits::until_stopped(interrupted);
@@ -316,7 +331,7 @@ fn search_small(size: BoardSize, args: &Args, out: &mut dyn Write) -> Result<(),
     };
     writeln!(out, "value {value}")?;
     match solution.best {
-        Some(cell) => writeln!(out, "best {}", game.point(cell))?,
+        Some(cell) => writeln!(out, "best {}", format_pos(game.point(cell)))?,
         None => writeln!(out, "best none")?,
     }
     writeln!(out, "nodes {}", solution.nodes)?;

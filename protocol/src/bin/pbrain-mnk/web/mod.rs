@@ -98,7 +98,8 @@ pub(crate) fn serve(config: ServerConfig, listening: impl FnOnce(SocketAddr)) ->
             requests: Mutex::new(0),
         });
         listening(address);
-        axum::serve(listener, router(state)).with_graceful_shutdown(shutdown()).await
+        let stopping = state.clone();
+        axum::serve(listener, router(state)).with_graceful_shutdown(shutdown(stopping)).await
     })
 }
 
@@ -109,11 +110,19 @@ fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
-/// Resolves on Ctrl-C.
-async fn shutdown() {
+/// Resolves on Ctrl-C, having stopped mnk's searches (each answers at once, so the server
+/// does not wait for them).
+async fn shutdown(state: Arc<AppState>) {
     if tokio::signal::ctrl_c().await.is_err() {
         // No signal handler: serve until killed.
         std::future::pending::<()>().await;
+    }
+    let thinking = lock(&state.thinking);
+    if !thinking.is_empty() {
+        eprintln!("stopping {} search(es), then the server", thinking.len());
+    }
+    for flag in thinking.values() {
+        flag.raise();
     }
 }
 
