@@ -200,10 +200,11 @@ fn a_person_plays_takes_back_and_loads_a_renju_game_in_chromium() {
     browser
         .wait_for("mnk's answer", "return document.querySelectorAll('circle.stone').length === 2");
     assert_eq!(browser.count("circle.stone.black[data-cell='h8']"), 1);
-    browser.wait_for("the best moves", "return document.querySelectorAll('g.best').length >= 2");
+    // Its lines are in the panel; the board marks no candidates for the side that moved.
+    browser.wait_for("mnk's lines", "return document.querySelectorAll('#lines li').length === 4");
     let eval = browser.script("return document.getElementById('eval').textContent");
     assert!(eval.as_str().unwrap_or_default().contains("depth"), "{eval}");
-    assert_eq!(browser.count("#lines li"), 4);
+    assert_eq!(browser.count("g.best"), 0);
     // A second move with more time: the panel shows mnk's iterations while it thinks.
     browser.script("document.getElementById('time').value = 2500;");
     browser.click("rect.pt[data-cell='i9']");
@@ -252,7 +253,10 @@ fn a_person_plays_takes_back_and_loads_a_renju_game_in_chromium() {
     );
     assert_eq!(browser.count("g.forbidden[data-cell='i8']"), 1);
     browser.click("#analyze");
+    // Candidates of the position analysed, lettered A, B, …
     browser.wait_for("the analysis", "return document.querySelectorAll('g.best').length >= 2");
+    let first = browser.script("return document.querySelector('g.best.first text').textContent");
+    assert_eq!(first, json!("A"));
     // A foul is refused and named.
     browser.click("rect.pt[data-cell='i8']");
     browser.wait_for(

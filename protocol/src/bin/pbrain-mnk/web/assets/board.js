@@ -92,20 +92,29 @@ function draw() {
   }
   for (const [x, y] of stars) svg("circle", { class: "star", cx: at(x, y)[0], cy: at(x, y)[1], r: Math.max(2, c * 0.09) }, board);
   const taken = new Map(state.moves.map((m, i) => [m, i]));
-  // Best moves and the principal variation of the analysis of this very position, or of
-  // the position the engine just answered (its other candidates beside its move).
+  // The analysis of this very position: its candidate moves lettered A, B, … (letters, so
+  // they never read as move numbers); of the position the engine just answered: only the
+  // line it expects after its move (its other candidates were for the side that has moved,
+  // and stay in the panel).
   const a = shownAnalysis();
+  const showPv = a && $("show-pv").checked && a.lines.length;
   if (a) {
-    a.lines.forEach((line, i) => {
-      if (taken.has(line.move)) return;
-      const [x, y] = at(...toXY(line.move));
-      const g = svg("g", { class: i === 0 ? "best first" : "best", "data-cell": line.move }, board);
-      svg("circle", { cx: x, cy: y, r: c * 0.3 }, g);
-      svg("text", { x, y }, g).textContent = i + 1;
-    });
-    if ($("show-pv").checked && a.lines.length) {
+    // A candidate on a cell of the line drawn moves to the cell's corner, as a small badge.
+    const pvCells = new Set(showPv ? a.lines[0].pv.slice(1, 10) : []);
+    if (a.ply === state.moves.length) {
+      a.lines.forEach((line, i) => {
+        if (taken.has(line.move)) return;
+        let [x, y] = at(...toXY(line.move));
+        const badge = pvCells.has(line.move);
+        if (badge) [x, y] = [x + c * 0.32, y - c * 0.32];
+        const g = svg("g", { class: `${i === 0 ? "best first" : "best"}${badge ? " badge" : ""}`, "data-cell": line.move }, board);
+        svg("circle", { cx: x, cy: y, r: c * (badge ? 0.2 : 0.3) }, g);
+        svg("text", { x, y }, g).textContent = String.fromCharCode(65 + i);
+      });
+    }
+    if (showPv) {
       // The line's later moves as faint stones numbered from the analysed position (its
-      // first move is the "1" mark, or the stone just played), ten at most.
+      // first move is the "A" mark, or the stone just played), ten at most.
       const pv = a.lines[0].pv;
       for (let i = 1; i < Math.min(pv.length, 10); i++) {
         if (taken.has(pv[i])) break;
@@ -115,6 +124,8 @@ function draw() {
         svg("circle", { class: `ghost ${colour}`, cx: x, cy: y, r: c * 0.44 }, g);
         svg("text", { class: `num on-${colour}`, x, y }, g).textContent = i + 1;
       }
+      // Badges above the faint stones.
+      for (const badge of board.querySelectorAll("g.badge")) board.appendChild(badge);
     }
   }
   state.moves.forEach((m, i) => {
