@@ -16,6 +16,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use base64::Engine as _;
 use serde_json::{Value, json};
 use web_client::{Server, request};
 
@@ -129,7 +130,9 @@ impl Browser {
     /// Saves a screenshot of the window as `name`.png; its path.
     fn screenshot(&self, name: &str) -> PathBuf {
         let encoded = self.session_call("GET", "/screenshot", None);
-        let png = base64_decode(encoded.as_str().expect("base64"));
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(encoded.as_str().expect("base64"))
+            .expect("a base64 screenshot");
         assert_eq!(&png[1..4], b"PNG");
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("web-board");
         std::fs::create_dir_all(&dir).expect("screenshot folder");
@@ -149,27 +152,6 @@ impl Drop for Browser {
         let _ = self.driver.kill();
         let _ = self.driver.wait();
     }
-}
-
-fn base64_decode(text: &str) -> Vec<u8> {
-    let value = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        b'/' => 63,
-        _ => panic!("not base64: {c}"),
-    };
-    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=' && !c.is_ascii_whitespace()).collect();
-    let mut bytes = Vec::with_capacity(digits.len() * 3 / 4);
-    for chunk in digits.chunks(4) {
-        let mut n = 0u32;
-        for (i, &c) in chunk.iter().enumerate() {
-            n |= u32::from(value(c)) << (18 - 6 * i);
-        }
-        bytes.extend_from_slice(&n.to_be_bytes()[1..chunk.len()]);
-    }
-    bytes
 }
 
 #[test]
