@@ -4,7 +4,8 @@
 //! marked, sees its iterations while it thinks, takes back, loads a renju SGF with its
 //! forbidden points marked, has a long think played at once (Move now), dropped by New game
 //! and stopped (Stop), loads a c-gomoku-cli collection and picks its second game, whose five
-//! is ringed, and saves a screenshot of the stages in `target/tmp/web-board/`.
+//! is ringed, turns the board over (row 1 at the bottom), and saves a screenshot of the
+//! stages in `target/tmp/web-board/`.
 //!
 //! Without ChromeDriver the test says so and passes, unless `MNK_BROWSER_TEST=require`
 //! (set by `.ci/run`, which installs the browser), when it fails.
@@ -327,4 +328,21 @@ fn a_person_plays_takes_back_and_loads_a_renju_game_in_chromium() {
     assert!(status.as_str().unwrap_or_default().starts_with("black ("), "{status}");
     assert!(status.as_str().unwrap_or_default().ends_with("wins with five"), "{status}");
     browser.screenshot("five-from-a-loaded-file");
+
+    // Row 1 at the bottom: the same points, drawn turned over (h8's stone stays on the centre
+    // row, h12's moves from below it to above it).
+    let y_of = |cell: &str| {
+        browser.script(&format!(
+            "return Number(document.querySelector(\"circle.stone[data-cell='{cell}']\").getAttribute('cy'))"
+        ))
+        .as_f64()
+        .expect("a stone")
+    };
+    let (centre, below) = (y_of("h8"), y_of("h12"));
+    assert!(below > centre);
+    browser.click("#row1-bottom");
+    assert_eq!(y_of("h8"), centre);
+    assert!(y_of("h12") < centre);
+    browser.screenshot("row-1-at-the-bottom");
+    browser.click("#row1-bottom");
 }

@@ -75,7 +75,10 @@ function draw() {
   board.setAttribute("height", h);
   board.setAttribute("viewBox", `0 0 ${w} ${h}`);
   board.replaceChildren();
-  const at = (x, y) => [(x + 1) * c, (y + 1) * c];
+  // Row 1 at the top (mnk's and Gomocup's view), or at the bottom as renju books draw it:
+  // the cells keep their names either way; only the picture turns over.
+  const flip = $("row1-bottom").checked;
+  const at = (x, y) => [(x + 1) * c, ((flip ? state.height - 1 - y : y) + 1) * c];
   for (let x = 0; x < state.width; x++) {
     svg("line", { class: "grid", x1: at(x, 0)[0], y1: at(x, 0)[1], x2: at(x, state.height - 1)[0], y2: at(x, state.height - 1)[1] }, board);
     svg("text", { class: "label", x: at(x, 0)[0], y: c * 0.4 }, board).textContent = String.fromCharCode(97 + x);
@@ -444,6 +447,12 @@ async function start() {
   $("last").addEventListener("click", () => { state.paused = true; forward(state.redo.length); refresh(); });
   $("edit").addEventListener("change", () => { state.editing = $("edit").checked; refresh(); });
   for (const id of ["show-pv", "show-numbers"]) $(id).addEventListener("change", draw);
+  // The board's orientation is the person's choice, kept for their next visit.
+  $("row1-bottom").checked = localStorage.getItem("mnk-row1-bottom") === "yes";
+  $("row1-bottom").addEventListener("change", () => {
+    localStorage.setItem("mnk-row1-bottom", $("row1-bottom").checked ? "yes" : "no");
+    draw();
+  });
   $("load").addEventListener("click", () => load($("filetext").value));
   $("game").addEventListener("change", () => {
     if (state.fileText) load(state.fileText, parseInt($("game").value, 10) || 1);
