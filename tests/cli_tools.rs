@@ -666,6 +666,27 @@ fn solve_proves_6x6_a_draw_and_its_certificate_checks() {
     assert!(said.contains("does not hold") && !said.contains("Usage:"), "{said}");
 }
 
+/// A proof not known to finish says so before it starts (`solve --size 8` once ran on without
+/// a word of how long), and says nothing when a bound is given.
+#[test]
+fn solve_warns_before_a_proof_that_may_run_for_days() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-mnk"))
+        .args(["solve", "--size", "8", "--hash-mb", "16"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut first = String::new();
+    BufReader::new(child.stderr.take().unwrap()).read_line(&mut first).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(first.contains("no proof of the empty 8x8 board has finished here"), "{first}");
+    let bounded = pbrain(&["solve", "--size", "8", "--max-nodes", "1000", "--hash-mb", "16"]);
+    assert!(!String::from_utf8_lossy(&bounded.stderr).contains("note:"));
+    assert_eq!(stdout_lines(&bounded)[0], "value unknown");
+}
+
 #[test]
 fn solve_finds_a_win_on_6x6_and_the_loss_after_it() {
     // Black a1 b1 c1 d1 against white a6 b6 c6 f5: black to move wins at e1 (4,0).

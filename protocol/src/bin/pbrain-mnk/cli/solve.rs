@@ -116,6 +116,16 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         Some(path) if path.exists() => resume(path, &position, &questions)?,
         _ => Proof::of(position, &questions),
     };
+    // Boards whose empty-board proof has not been seen to finish here: say so before it runs.
+    let open = size.width() * size.height() > 7 * 7 && game.move_count() == 0;
+    if open && args.time_limit.is_none() && args.max_nodes.is_none() {
+        eprintln!(
+            "pbrain-mnk: note: no proof of the empty {} board has finished here (8x7 stopped \
+             after 2 minutes, 8x8 after hours); it may run for days. --time-limit or --max-nodes \
+             bound it, --state keeps the work, Ctrl-C stops it.",
+            size
+        );
+    }
     let hash_mb = args.hash_mb.unwrap_or(PROVER_HASH_MB) as usize;
     proof.set_max_positions((hash_mb << 20) / BYTES_PER_POSITION);
     let nodes_before = proof.nodes();
