@@ -734,9 +734,12 @@ fn an_interrupted_proof_saves_its_state() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    // Wait for the first progress line.
+    // The note that 8x8 may run for days, then the first progress line.
     let mut progress = BufReader::new(child.stderr.take().unwrap());
     let mut line = String::new();
+    progress.read_line(&mut line).unwrap();
+    assert!(line.contains("no proof of the empty 8x8 board has finished here"), "{line}");
+    line.clear();
     progress.read_line(&mut line).unwrap();
     assert!(line.starts_with("solve: can black force five? "), "{line}");
     assert!(line.contains(" root moves settled ") && line.contains(", line "), "{line}");

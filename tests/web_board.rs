@@ -354,7 +354,11 @@ fn a_queued_search_gets_its_whole_time_and_stop_ends_a_search_with_its_best_move
     assert_eq!(server.post("/api/stop", &json!({})).json(), json!({"stopped": 0}));
     let long = think("h8 i9", 60_000);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while server.get("/api/progress").json()["progress"]["depth"].as_u64() < Some(2) {
+    // (The progress of this search, not the last one's, which stays shown after it ended.)
+    let under_way = |p: &serde_json::Value| {
+        p["moves"] == "h8 i9" && p["done"] == false && p["depth"].as_u64() >= Some(2)
+    };
+    while !under_way(&server.get("/api/progress").json()["progress"]) {
         assert!(std::time::Instant::now() < deadline, "no progress seen");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
