@@ -70,10 +70,6 @@ pub use params::{PARAMS, ParamError, ParamSpec, SearchParams};
 use crate::limits::Limits;
 use crate::rng::SplitMix64;
 use crate::score::{self, INFINITY, MATE_BOUND, MAX_EVAL, MAX_PLY, Score, is_decisive};
-
-/// The fewest plies a reported line is carried to from the table (see
-/// `Searcher::extend_line`), where the search reached less.
-const SHOWN_LINE_PLIES: usize = 8;
 use crate::storage::Storage;
 use crate::strength::Level;
 use clock::{SearchClock, Stability};
@@ -85,6 +81,10 @@ use threats::ThreatSearch;
 
 /// A ply's static evaluation where its node has none (see `Searcher::static_evals`).
 const NO_EVAL: Score = Score::MIN;
+
+/// The fewest plies a reported line is carried to from the table (see
+/// `Searcher::extend_line`), where the search reached less.
+const SHOWN_LINE_PLIES: usize = 8;
 
 /// Most best moves (lines) a multi-PV search reports (see [`Searcher::with_multipv`]).
 pub const MAX_MULTIPV: usize = 32;

@@ -64,13 +64,13 @@ impl BestMoveChecks {
     }
 }
 
-/// The deadline of one of `remaining` solves (this one included) that share the time from
-/// `now` until `end` equally: each gets what the ones before left over, divided evenly. Once
-/// `end` has passed, `now` (such a solve stops at its first look at the clock).
 /// Nodes for each step of the line of a win the root threat searches found (see
 /// `ThreatSearch::principal_line`): the steps mostly hit the table the solve filled.
 const ROOT_LINE_NODES: u64 = 20_000;
 
+/// The deadline of one of `remaining` solves (this one included) that share the time from
+/// `now` until `end` equally: each gets what the ones before left over, divided evenly. Once
+/// `end` has passed, `now` (such a solve stops at its first look at the clock).
 fn slice_deadline(now: Instant, end: Instant, remaining: usize) -> Instant {
     let share = u32::try_from(remaining.max(1)).unwrap_or(u32::MAX);
     now + end.saturating_duration_since(now) / share

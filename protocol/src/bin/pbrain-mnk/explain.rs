@@ -23,12 +23,23 @@ pub(crate) fn game_of_points(
     Game::from_points(size, rule, points).map_err(|error| match error {
         PositionError::Syntax(e) => format!("bad move list: {e}"),
         PositionError::Illegal { index, reason } => {
-            let before = Game::from_points(size, rule, &points[..index]).expect("a legal prefix");
-            let (point, written) = (points[index], format_pos(points[index]));
-            let why = illegal_move(&before, point, &reason, &written);
-            format!("move {} ({written}) is illegal: {why}", index + 1)
+            let why = illegal_in_list(size, rule, points, index, &reason);
+            format!("move {} ({}) is illegal: {why}", index + 1, format_pos(points[index]))
         }
     })
+}
+
+/// Why move `index` of `points` (illegal for `reason`, the moves before it legal) cannot be
+/// played, the point in pos notation: `h8 is taken`.
+pub(crate) fn illegal_in_list(
+    size: BoardSize,
+    rule: Rule,
+    points: &[Point],
+    index: usize,
+    reason: &IllegalMove,
+) -> String {
+    let before = Game::from_points(size, rule, &points[..index]).expect("a legal prefix");
+    illegal_move(&before, points[index], reason, &format_pos(points[index]))
 }
 
 /// Why `point` (written `written`, as the person typed it) cannot be played in `game`.

@@ -1,8 +1,9 @@
 //! `pbrain-mnk analyze`: the engine's best lines for one position.
 //!
 //! The position is `--moves` on `--size` under `--rule`, or a game file (`--file`, SGF or
-//! PSQ; `--game N` of an SGF collection) up to `--move-number`. The search runs for `--time-move` milliseconds or `--nodes`
-//! nodes and keeps the `--nbest` best lines. Output (stdout), one fact a line:
+//! PSQ; `--game N` of an SGF collection) up to `--move-number`. The search runs for
+//! `--time-move` milliseconds or `--nodes` nodes and keeps the `--nbest` best lines. Output
+//! (stdout), one fact a line:
 //!
 //! ```text
 //! position 15x15 freestyle moves 3 to_move white

@@ -65,10 +65,38 @@ pub(crate) struct AppState {
     pub(crate) searches: Mutex<u64>,
     /// The last completed iteration of mnk's search under way (or just ended).
     pub(crate) progress: Mutex<Option<routes::Progress>>,
-    /// The stop flags of mnk's searches under way or queued, by request number.
-    pub(crate) thinking: Mutex<BTreeMap<u64, StopFlag>>,
-    /// The number of the next search request.
-    pub(crate) requests: Mutex<u64>,
+    /// The stop flags of mnk's searches under way or queued.
+    pub(crate) thinking: Mutex<Thinking>,
+}
+
+/// The stop flags of the search requests alive, by request number.
+#[derive(Default)]
+pub(crate) struct Thinking {
+    /// The number the next request gets.
+    next: u64,
+    flags: BTreeMap<u64, StopFlag>,
+}
+
+impl Thinking {
+    /// Lists a new request's flag; its number.
+    pub(crate) fn add(&mut self, flag: StopFlag) -> u64 {
+        self.next += 1;
+        self.flags.insert(self.next, flag);
+        self.next
+    }
+
+    /// Takes request `number`'s flag off the list.
+    pub(crate) fn remove(&mut self, number: u64) {
+        self.flags.remove(&number);
+    }
+
+    /// Raises every listed flag (`/api/stop`, Ctrl-C); how many.
+    pub(crate) fn stop_all(&self) -> usize {
+        for flag in self.flags.values() {
+            flag.raise();
+        }
+        self.flags.len()
+    }
 }
 
 /// `mutex`'s value, also after a handler panicked while holding it (every value the server
@@ -94,8 +122,7 @@ pub(crate) fn serve(config: ServerConfig, listening: impl FnOnce(SocketAddr)) ->
                 .collect(),
             searches: Mutex::new(0),
             progress: Mutex::new(None),
-            thinking: Mutex::new(BTreeMap::new()),
-            requests: Mutex::new(0),
+            thinking: Mutex::new(Thinking::default()),
         });
         listening(address);
         let stopping = state.clone();
@@ -117,12 +144,9 @@ async fn shutdown(state: Arc<AppState>) {
         // No signal handler: serve until killed.
         std::future::pending::<()>().await;
     }
-    let thinking = lock(&state.thinking);
-    if !thinking.is_empty() {
-        eprintln!("stopping {} search(es), then the server", thinking.len());
-    }
-    for flag in thinking.values() {
-        flag.raise();
+    let stopped = lock(&state.thinking).stop_all();
+    if stopped > 0 {
+        eprintln!("stopped {stopped} search(es); the server ends once they have answered");
     }
 }
 

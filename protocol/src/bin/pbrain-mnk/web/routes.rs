@@ -41,7 +41,7 @@ use serde_json::json;
 
 use super::{AppState, lock};
 use crate::analysis::{Analysis, duration_ms, win_chance};
-use crate::explain::illegal_move;
+use crate::explain::illegal_in_list;
 use mnk_protocol::gamefile::{self, GameFile};
 
 /// The name of mnk's own seat.
@@ -147,13 +147,7 @@ impl PositionArgs {
         Game::from_points(size, rule, &points).map_err(|e| match e {
             PositionError::Syntax(e) => ApiError::bad(format!("bad move list: {e}")),
             PositionError::Illegal { index, reason } => {
-                let before = Game::from_points(size, rule, &points[..index]).expect("legal prefix");
-                ApiError::unplayable(illegal_move(
-                    &before,
-                    points[index],
-                    &reason,
-                    &format_pos(points[index]),
-                ))
+                ApiError::unplayable(illegal_in_list(size, rule, &points, index, &reason))
             }
         })
     }
@@ -338,13 +332,8 @@ struct ThinkTicket {
 
 impl ThinkTicket {
     fn new(state: Arc<AppState>) -> ThinkTicket {
-        let number = {
-            let mut requests = lock(&state.requests);
-            *requests += 1;
-            *requests
-        };
         let flag = StopFlag::new();
-        lock(&state.thinking).insert(number, flag.clone());
+        let number = lock(&state.thinking).add(flag.clone());
         ThinkTicket { state, number, flag }
     }
 }
@@ -352,18 +341,14 @@ impl ThinkTicket {
 impl Drop for ThinkTicket {
     fn drop(&mut self) {
         self.flag.raise();
-        lock(&self.state.thinking).remove(&self.number);
+        lock(&self.state.thinking).remove(self.number);
     }
 }
 
 /// Stops every search of mnk's under way or queued; each answers its best move so far
 /// (flagged `stopped`). A seated engine's move is not stopped: the referee waits for it.
 async fn stop(State(state): State<Arc<AppState>>) -> Response {
-    let thinking = lock(&state.thinking);
-    for flag in thinking.values() {
-        flag.raise();
-    }
-    Json(json!({ "stopped": thinking.len() })).into_response()
+    Json(json!({ "stopped": lock(&state.thinking).stop_all() })).into_response()
 }
 
 /// The last completed iteration of mnk's search (the best line's, in a multi-line search).
