@@ -1,12 +1,17 @@
 //! The prover (`mnk_engine::prove`) on 5×5 to 7×7: the known values of the empty boards,
 //! certificates that the separate checker accepts and tampered ones it refutes, a proof
 //! stopped, saved and resumed, and values of positions cross-checked against plain
-//! alpha-beta (the naive reference board, every empty cell, no table, no threat logic).
+//! alpha-beta (the naive reference board, every empty cell, no table, no threat logic), and
+//! relevance zones checked by a plain game-tree search: stones given to the attacker outside
+//! a disproof's zone never let it force a five.
 
 mod reference;
 
+use std::collections::HashMap;
+
 use mnk_engine::limits::Limits;
 use mnk_engine::prove::grid::{Grid, bit};
+use mnk_engine::prove::search::{Answer, Prover};
 use mnk_engine::prove::{Outcome, Position, Proof, verify};
 use mnk_engine::rng::SplitMix64;
 use mnk_engine::solve::GameValue;
@@ -180,4 +185,88 @@ fn many_values_agree_with_plain_alpha_beta() {
         count(GameValue::Draw),
         count(GameValue::Loss)
     );
+}
+
+/// Whether `own` holds five in a row: walks every cell and direction on the board (its own
+/// line test, not the prover's line masks).
+fn holds_five(w: u8, h: u8, own: u64) -> bool {
+    let at = |x: i32, y: i32| {
+        x >= 0 && y >= 0 && x < i32::from(w) && y < i32::from(h) && own & 1 << (8 * y + x) != 0
+    };
+    (0..i32::from(h)).any(|y| {
+        (0..i32::from(w)).any(|x| {
+            [(1, 0), (0, 1), (1, 1), (1, -1)]
+                .iter()
+                .any(|&(dx, dy)| (0..5).all(|i| at(x + i * dx, y + i * dy)))
+        })
+    })
+}
+
+/// Whether the attacker can force five in a row (a plain search over every empty cell,
+/// memoised on the position; a five of the defender's ends the game).
+fn attacker_forces_five(
+    w: u8,
+    h: u8,
+    (a, d): (u64, u64),
+    attacker_to_move: bool,
+    memo: &mut HashMap<(u64, u64, bool), bool>,
+) -> bool {
+    if holds_five(w, h, a) {
+        return true;
+    }
+    if holds_five(w, h, d) {
+        return false;
+    }
+    if let Some(&known) = memo.get(&(a, d, attacker_to_move)) {
+        return known;
+    }
+    let all = Grid::new(w, h).expect("a board").all();
+    let empty: Vec<u64> = (0..64).map(|c| 1u64 << c).filter(|&b| all & !(a | d) & b != 0).collect();
+    let result = if attacker_to_move {
+        empty.iter().any(|&b| attacker_forces_five(w, h, (a | b, d), false, memo))
+    } else {
+        !empty.is_empty()
+            && empty.iter().all(|&b| attacker_forces_five(w, h, (a, d | b), true, memo))
+    };
+    memo.insert((a, d, attacker_to_move), result);
+    result
+}
+
+#[test]
+fn stones_outside_a_disproofs_zone_never_help_the_attacker() {
+    let (mut disproofs, mut checked) = (0, 0);
+    for (w, h, seed) in [(6u8, 6u8, 31u64), (7, 6, 32), (7, 7, 33)] {
+        for moves in random_positions(usize::from(w), usize::from(h), 10, 8, seed) {
+            let p = position(w, h, &moves);
+            let (mover, other) =
+                if p.black_to_move { (p.black, p.white) } else { (p.white, p.black) };
+            for (a, d, or) in [(mover, other, true), (other, mover, false)] {
+                let mut prover = Prover::new(&p.grid, a, d, or);
+                if prover.run(&mut |_| {}) != Answer::Disproved {
+                    continue;
+                }
+                disproofs += 1;
+                let (zone, _) = prover.disproof(a, d).expect("a disproved root has a zone");
+                let empty = p.grid.all() & !(a | d);
+                assert_eq!(zone & !empty, 0, "the zone holds only empty cells");
+                let outside: Vec<u64> =
+                    (0..64).map(|c| 1u64 << c).filter(|&b| empty & !zone & b != 0).collect();
+                let mut memo = HashMap::new();
+                // Every one and two stones outside the zone, and all of them at once.
+                let mut sets: Vec<u64> = outside.clone();
+                for (i, &x) in outside.iter().enumerate() {
+                    sets.extend(outside[i + 1..].iter().map(|&y| x | y));
+                }
+                sets.push(empty & !zone);
+                for extra in sets {
+                    checked += 1;
+                    assert!(
+                        !attacker_forces_five(w, h, (a | extra, d), or, &mut memo),
+                        "{w}x{h} {moves:?} attacker to move {or}: zone {zone:x}, extra {extra:x}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(disproofs >= 10 && checked >= 50, "{disproofs} disproofs, {checked} sets");
 }

@@ -35,6 +35,9 @@ pub struct Grid {
     lines: Vec<u64>,
     /// For each cell (0..64), the indices into `lines` of the lines through it.
     through: Vec<Vec<u8>>,
+    /// The lines grouped by the row, column or diagonal they lie on, each group in order
+    /// along it.
+    runs: Vec<Vec<u8>>,
 }
 
 impl Grid {
@@ -51,6 +54,8 @@ impl Grid {
             }
         }
         let mut lines = Vec::new();
+        // (direction, the run's first cell, steps from it) of each line.
+        let mut places = Vec::new();
         for (dx, dy) in [(1i32, 0i32), (0, 1), (1, 1), (1, -1)] {
             for y in 0..i32::from(height) {
                 for x in 0..i32::from(width) {
@@ -62,6 +67,14 @@ impl Grid {
                         .map(|i| bit((x + dx * i) as u8, (y + dy * i) as u8))
                         .fold(0, |m, b| m | b);
                     lines.push(mask);
+                    let inside = |x: i32, y: i32| {
+                        x >= 0 && y >= 0 && x < i32::from(width) && y < i32::from(height)
+                    };
+                    let (mut sx, mut sy, mut steps) = (x, y, 0);
+                    while inside(sx - dx, sy - dy) {
+                        (sx, sy, steps) = (sx - dx, sy - dy, steps + 1);
+                    }
+                    places.push(((dx, dy), (sx, sy), steps));
                 }
             }
         }
@@ -71,7 +84,26 @@ impl Grid {
                 through[cell as usize].push(index as u8);
             }
         }
-        Some(Grid { width, height, all, lines, through })
+        let mut order: Vec<usize> = (0..lines.len()).collect();
+        order.sort_by_key(|&i| places[i]);
+        let mut runs: Vec<Vec<u8>> = Vec::new();
+        for (n, &i) in order.iter().enumerate() {
+            let same_run = n > 0 && {
+                let j = order[n - 1];
+                (places[j].0, places[j].1) == (places[i].0, places[i].1)
+            };
+            if !same_run {
+                runs.push(Vec::new());
+            }
+            runs.last_mut().expect("a run").push(i as u8);
+        }
+        Some(Grid { width, height, all, lines, through, runs })
+    }
+
+    /// The lines grouped by the row, column or diagonal they lie on, each group in order
+    /// along it: two lines of different groups share at most one cell.
+    pub fn runs(&self) -> &[Vec<u8>] {
+        &self.runs
     }
 
     /// Cells across.
@@ -115,6 +147,21 @@ impl Grid {
         }
         if sym & 2 != 0 {
             set = set.swap_bytes() >> (8 * (8 - u32::from(self.height)));
+        }
+        set
+    }
+
+    /// The set that symmetry `sym` takes to `set`: the inverse of [`Grid::transform`] (its
+    /// three steps are each their own inverse, so they are undone in the reverse order).
+    pub fn untransform(&self, sym: u8, mut set: u64) -> u64 {
+        if sym & 2 != 0 {
+            set = set.swap_bytes() >> (8 * (8 - u32::from(self.height)));
+        }
+        if sym & 1 != 0 {
+            set = set.reverse_bits().swap_bytes() >> (8 - self.width);
+        }
+        if sym & 4 != 0 {
+            set = transpose(set);
         }
         set
     }
@@ -196,6 +243,30 @@ mod tests {
             }
         }
         assert!(Grid::new(4, 8).is_none() && Grid::new(8, 9).is_none());
+        // Runs: every line once; along a run each line shifts by one cell; lines of
+        // different runs share at most one cell.
+        for (w, h) in [(5u8, 5u8), (7, 6), (8, 8)] {
+            let grid = Grid::new(w, h).unwrap();
+            let mut seen: Vec<u8> = grid.runs().iter().flatten().copied().collect();
+            seen.sort_unstable();
+            assert_eq!(seen, (0..grid.lines().len() as u8).collect::<Vec<_>>());
+            for run in grid.runs() {
+                for pair in run.windows(2) {
+                    let (l, m) = (grid.lines()[pair[0] as usize], grid.lines()[pair[1] as usize]);
+                    assert_eq!((l & m).count_ones(), 4, "{w}x{h}: neighbours in a run");
+                }
+            }
+            for (i, r) in grid.runs().iter().enumerate() {
+                for other in &grid.runs()[i + 1..] {
+                    for &l in r {
+                        for &m in other {
+                            let shared = grid.lines()[l as usize] & grid.lines()[m as usize];
+                            assert!(shared.count_ones() <= 1, "{w}x{h}: lines {l} and {m}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
@@ -209,6 +280,7 @@ mod tests {
                 for sym in 0..grid.symmetries() {
                     let slow = cells(set).fold(0u64, |m, c| m | 1 << grid.transform_cell(sym, c));
                     assert_eq!(grid.transform(sym, set), slow, "{w}x{h} sym {sym}");
+                    assert_eq!(grid.untransform(sym, grid.transform(sym, set)), set);
                     for cell in cells(set) {
                         assert_eq!(grid.inverse_cell(sym, grid.transform_cell(sym, cell)), cell);
                     }

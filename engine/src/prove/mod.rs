@@ -296,6 +296,8 @@ impl Proof {
                 out.extend_from_slice(&e.numbers.pn.to_le_bytes());
                 out.extend_from_slice(&e.numbers.dn.to_le_bytes());
                 out.extend_from_slice(&e.work.to_le_bytes());
+                out.extend_from_slice(&e.zone.to_le_bytes());
+                out.push(e.reply);
             }
         }
         out
@@ -305,7 +307,13 @@ impl Proof {
     pub fn restore(bytes: &[u8]) -> Result<Proof, String> {
         let mut r = Reader { bytes, at: 0 };
         if r.take(STATE_MAGIC.len())? != STATE_MAGIC {
-            return Err("not a proof state file".into());
+            return Err(if bytes.starts_with(b"mnk-proof-state-") {
+                "a proof state written by another version of mnk (its tables lack relevance \
+                 zones): start the proof again"
+                    .into()
+            } else {
+                "not a proof state file".into()
+            });
         }
         let head = r.take(4)?;
         let grid = Grid::new(head[0], head[1]).ok_or("a bad board size in the state")?;
@@ -340,7 +348,9 @@ impl Proof {
                 let pn = r.u32()?;
                 let dn = r.u32()?;
                 let work = r.u32()?;
-                entries.push((key, Entry { numbers: Numbers { pn, dn }, work }));
+                let zone = r.u64()?;
+                let reply = r.take(1)?[0];
+                entries.push((key, Entry { numbers: Numbers { pn, dn }, work, zone, reply }));
             }
             let prover = proof.prover(question);
             prover.restore(entries);
@@ -356,9 +366,9 @@ impl Proof {
     }
 }
 
-const STATE_MAGIC: &[u8] = b"mnk-proof-state-2\n";
-/// Bytes of one saved table entry: key, pn, dn, work.
-const ENTRY_BYTES: usize = 28;
+const STATE_MAGIC: &[u8] = b"mnk-proof-state-3\n";
+/// Bytes of one saved table entry: key, pn, dn, work, zone, reply.
+const ENTRY_BYTES: usize = 37;
 
 struct Reader<'a> {
     bytes: &'a [u8],

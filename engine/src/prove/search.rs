@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use super::grid::{Grid, cells};
 use super::tactics::{
-    find_pairing_from, five_cells, four_making_cells, has_five, useful_cells, vcf,
+    close_zone, find_pairing_from, five_cells, four_making_cells, has_five, useful_cells, vcf,
 };
 use crate::limits::{Limits, Stop};
 
@@ -54,7 +54,7 @@ impl Numbers {
     const DISPROVED: Numbers = Numbers { pn: INF, dn: 0 };
 
     /// What the numbers say of the question.
-    fn answer(self) -> Answer {
+    pub fn answer(self) -> Answer {
         match (self.pn, self.dn) {
             (0, _) => Answer::Proved,
             (_, 0) => Answer::Disproved,
@@ -99,14 +99,36 @@ pub fn child(a: u64, d: u64, or: bool, m: u8) -> (u64, u64) {
     if or { (a | 1 << m, d) } else { (a, d | 1 << m) }
 }
 
-/// A table entry: the numbers and the node expansions spent below the position (what the
-/// table keeps first when it must forget).
+/// A table entry: the numbers, the node expansions spent below the position (what the
+/// table keeps first when it must forget), and for a disproved position its relevance zone
+/// and, where the defender moves, its refuting reply. Zone and reply are stored in the
+/// key's orientation (the symmetry [`Grid::canonical`] picks).
 #[derive(Copy, Clone, Debug)]
 pub struct Entry {
     /// Proof and disproof numbers.
     pub numbers: Numbers,
     /// Node expansions spent below the position.
     pub work: u32,
+    /// Disproved: the empty cells the disproof relies on (see [`Prover`]); any attacker
+    /// stones added outside them leave the position disproved.
+    pub zone: u64,
+    /// Disproved with the defender to move: the reply that refutes it ([`NO_REPLY`] if
+    /// none is stored).
+    pub reply: u8,
+}
+
+/// The reply of an entry that has none.
+pub const NO_REPLY: u8 = u8::MAX;
+
+/// How a disproof is stored: its zone and reply, in the position's own orientation.
+#[derive(Copy, Clone, Debug)]
+struct Disproof {
+    zone: u64,
+    reply: u8,
+}
+
+impl Disproof {
+    const NONE: Disproof = Disproof { zone: 0, reply: NO_REPLY };
 }
 
 /// The answer to the question at the root.
@@ -276,6 +298,23 @@ impl Prover {
         self.lookup(&self.grid.canonical(attacker, defender).0)
     }
 
+    /// A disproved position's relevance zone and stored reply (`None` for a cell when none
+    /// is stored), in the position's own orientation; `None` if the table does not hold
+    /// the position as disproved.
+    pub fn disproof(&self, attacker: u64, defender: u64) -> Option<(u64, Option<u8>)> {
+        let (key, sym) = self.grid.canonical(attacker, defender);
+        let e = self.table.get(&key).filter(|e| e.numbers.dn == 0)?;
+        Some((self.own_zone(e, sym), self.own_reply(e, sym)))
+    }
+
+    fn own_zone(&self, e: &Entry, sym: u8) -> u64 {
+        self.grid.untransform(sym, e.zone)
+    }
+
+    fn own_reply(&self, e: &Entry, sym: u8) -> Option<u8> {
+        (e.reply != NO_REPLY).then(|| self.grid.inverse_cell(sym, e.reply))
+    }
+
     /// The first of `moves` from the node (a, d) whose child has the `wanted` answer: one
     /// the table or a static verdict already settles, else one proved here on demand.
     pub fn settling_move(
@@ -325,11 +364,17 @@ impl Prover {
         self.numbers_or_static(attacker, defender, or).answer()
     }
 
-    fn store(&mut self, attacker: u64, defender: u64, numbers: Numbers, work: u64) {
-        let (key, _) = self.grid.canonical(attacker, defender);
+    fn store(&mut self, attacker: u64, defender: u64, numbers: Numbers, work: u64, why: Disproof) {
+        let (key, sym) = self.grid.canonical(attacker, defender);
         let work = u32::try_from(work).unwrap_or(u32::MAX);
-        let entry = self.table.entry(key).or_insert(Entry { numbers, work: 0 });
+        let zone = self.grid.transform(sym, why.zone);
+        let reply =
+            if why.reply == NO_REPLY { NO_REPLY } else { self.grid.transform_cell(sym, why.reply) };
+        let entry =
+            self.table.entry(key).or_insert(Entry { numbers, work: 0, zone, reply: NO_REPLY });
         entry.numbers = numbers;
+        entry.zone = zone;
+        entry.reply = reply;
         entry.work = entry.work.saturating_add(work);
         if self.table.len() > self.max_positions {
             self.collect_garbage();
@@ -362,8 +407,12 @@ impl Prover {
             return;
         }
         let mut moves = match expand(&self.grid, a, d, or, &mut self.hint) {
-            Expansion::Proved => return self.store(a, d, Numbers::PROVED, 0),
-            Expansion::Disproved(_) => return self.store(a, d, Numbers::DISPROVED, 0),
+            Expansion::Proved => return self.store(a, d, Numbers::PROVED, 0, Disproof::NONE),
+            Expansion::Disproved(leaf) => {
+                let zone = leaf_zone(&self.grid, a, d, or, &leaf);
+                let why = Disproof { zone, reply: NO_REPLY };
+                return self.store(a, d, Numbers::DISPROVED, 0, why);
+            }
             Expansion::Moves(moves) => moves,
         };
         let ply = (a | d).count_ones() as usize;
@@ -375,16 +424,18 @@ impl Prover {
         if self.nodes.is_multiple_of(REPORT_EVERY) {
             self.report(progress);
         }
-        let keys: arrayvec::ArrayVec<u128, 64> = moves
+        let keys: arrayvec::ArrayVec<(u128, u8), 64> = moves
             .iter()
             .map(|&m| {
                 let (ca, cd) = child(a, d, or, m);
-                self.grid.canonical(ca, cd).0
+                self.grid.canonical(ca, cd)
             })
             .collect();
+        let mut zones = [None; 64];
+        let mut children = arrayvec::ArrayVec::<Numbers, 64>::new();
         loop {
-            let Combined { numbers, best, second } =
-                combine(or, keys.iter().map(|key| self.lookup(key)));
+            self.child_numbers(or, &moves, &keys, &mut zones, &mut children);
+            let Combined { numbers, best, second } = combine(or, children.iter().copied());
             here = numbers;
             if !or && here.dn == 0 {
                 self.killers[ply] = moves[best];
@@ -397,7 +448,7 @@ impl Prover {
             }
             let m = moves[best];
             let (ca, cd) = child(a, d, or, m);
-            let chosen = self.lookup(&keys[best]);
+            let chosen = children[best];
             // 1 + ε: let the best child run until it is a quarter worse than the second.
             let widen = |x: u32| x.saturating_add(x / 4).saturating_add(1);
             let (c_pn, c_dn) = if or {
@@ -411,7 +462,57 @@ impl Prover {
             self.mid(ca, cd, !or, c_pn, c_dn, progress);
             self.line.pop();
         }
-        self.store(a, d, here, self.nodes - nodes_before);
+        let why = if here.dn != 0 {
+            Disproof::NONE
+        } else if or {
+            let forced = five_cells(&self.grid, d, a);
+            let zone = covering_zone(&moves, &zones, &children) | forced;
+            Disproof { zone: close_zone(&self.grid, a, d, zone, 2), reply: NO_REPLY }
+        } else {
+            let best = children.iter().position(|n| n.dn == 0).expect("a refuting child");
+            let zone = zones[best].expect("a refuted child's zone") | 1 << moves[best];
+            Disproof { zone: close_zone(&self.grid, a, d, zone, 1), reply: moves[best] }
+        };
+        self.store(a, d, here, self.nodes - nodes_before, why);
+    }
+
+    /// The children's numbers from the table, with each disproved child's zone kept in
+    /// `zones`. At an OR node, a child the table does not settle counts as disproved when
+    /// its move lies outside a disproved sibling's zone: that sibling's refutation (its
+    /// reply, then its strategy) refutes it too, the move being a free stone outside the
+    /// cells the strategy relies on.
+    fn child_numbers(
+        &self,
+        or: bool,
+        moves: &[u8],
+        keys: &[(u128, u8)],
+        zones: &mut [Option<u64>; 64],
+        children: &mut arrayvec::ArrayVec<Numbers, 64>,
+    ) {
+        children.clear();
+        let mut common = u64::MAX;
+        for (i, (key, sym)) in keys.iter().enumerate() {
+            let numbers = match self.table.get(key) {
+                Some(e) => {
+                    if e.numbers.dn == 0 && zones[i].is_none() {
+                        zones[i] = Some(self.own_zone(e, *sym));
+                    }
+                    e.numbers
+                }
+                None => Numbers::UNKNOWN,
+            };
+            if numbers.dn == 0 {
+                common &= zones[i].unwrap_or(0);
+            }
+            children.push(numbers);
+        }
+        if or && common != u64::MAX {
+            for (n, &m) in children.iter_mut().zip(moves) {
+                if n.dn != 0 && common & 1 << m == 0 {
+                    *n = Numbers::DISPROVED;
+                }
+            }
+        }
     }
 
     fn report(&mut self, progress: &mut dyn FnMut(&Progress)) {
@@ -427,13 +528,15 @@ impl Prover {
             elapsed: self.start.elapsed(),
         };
         if let Expansion::Moves(moves) = expand(&self.grid, a, d, or, &mut Vec::new()) {
-            let children: Vec<Numbers> = moves
+            let keys: Vec<(u128, u8)> = moves
                 .iter()
                 .map(|&m| {
                     let (ca, cd) = child(a, d, or, m);
-                    self.numbers(ca, cd)
+                    self.grid.canonical(ca, cd)
                 })
                 .collect();
+            let mut children = arrayvec::ArrayVec::new();
+            self.child_numbers(or, &moves, &keys, &mut [None; 64], &mut children);
             snapshot.root_moves = moves.len();
             snapshot.root_proved = children.iter().filter(|n| n.pn == 0).count();
             snapshot.root_disproved = children.iter().filter(|n| n.dn == 0).count();
@@ -441,6 +544,46 @@ impl Prover {
         }
         progress(&snapshot);
     }
+}
+
+/// The zone of an OR node whose children are all disproved: the union of the zones of
+/// disproved children chosen so that every move is one of them or lies outside one of
+/// their zones (smallest zones first, a child taken only when it covers a move not yet
+/// covered).
+fn covering_zone(moves: &[u8], zones: &[Option<u64>; 64], children: &[Numbers]) -> u64 {
+    let mut order: arrayvec::ArrayVec<(u32, usize), 64> = (0..moves.len())
+        .filter_map(|i| zones[i].filter(|_| children[i].dn == 0).map(|z| (z.count_ones(), i)))
+        .collect();
+    order.sort_unstable();
+    let mut uncovered = moves.iter().fold(0u64, |m, &c| m | 1 << c);
+    let mut zone = 0;
+    for (_, i) in order {
+        let z = zones[i].expect("a zone");
+        let covers = (uncovered & !z) | (uncovered & 1 << moves[i]);
+        if covers != 0 {
+            zone |= z;
+            uncovered &= z & !(1 << moves[i]);
+        }
+        if uncovered == 0 {
+            break;
+        }
+    }
+    debug_assert_eq!(uncovered, 0, "every move of a disproved OR node is covered");
+    zone
+}
+
+/// The zone of a position disproved without search: a pairing's cells, the defender's
+/// winning cells; grown so that no free attacker stones outside it complete a line (the
+/// defender to move) or make a four (the attacker to move).
+pub fn leaf_zone(grid: &Grid, a: u64, d: u64, or: bool, leaf: &Leaf) -> u64 {
+    let zone = match leaf {
+        Leaf::Win | Leaf::Full => return 0,
+        Leaf::DefenderFive(Some(cell)) => 1 << cell,
+        Leaf::DefenderFive(None) if has_five(grid, d) => return 0,
+        Leaf::DefenderFive(None) => five_cells(grid, d, a),
+        Leaf::Pairing(pairs) => pairs.iter().fold(0, |m, &(p, q)| m | 1 << p | 1 << q),
+    };
+    close_zone(grid, a, d, zone, if or { 2 } else { 1 })
 }
 
 /// Reads a node: its static verdict, or the moves to search, best first.

@@ -43,6 +43,35 @@ pub fn useful_cells(grid: &Grid, first: u64, second: u64) -> u64 {
     found & empty
 }
 
+/// `zone` grown until every line open to `attacker` (no `defender` stone) holds at least
+/// `need` of its empty cells (or all of them, if it has fewer): the cells a disproof must
+/// keep away from the attacker's free stones, so that none of them can complete a line
+/// (`need` 1, the defender to move) or make a four (`need` 2, the attacker to move). Cells
+/// are added on the lines short of them, those on the most such lines first.
+pub fn close_zone(grid: &Grid, attacker: u64, defender: u64, mut zone: u64, need: u32) -> u64 {
+    let empty = grid.all() & !(attacker | defender);
+    zone &= empty;
+    let short = |zone: u64| {
+        grid.lines().iter().copied().filter(move |&line| {
+            let free = line & empty;
+            line & defender == 0 && (free & zone).count_ones() < need.min(free.count_ones())
+        })
+    };
+    while let Some(line) = short(zone).next() {
+        let mut counts = [0u8; 64];
+        for other in short(zone) {
+            for cell in cells(other & empty & !zone) {
+                counts[cell as usize] += 1;
+            }
+        }
+        let best = cells(line & empty & !zone)
+            .max_by_key(|&c| (counts[c as usize], std::cmp::Reverse(c)))
+            .expect("a short line has a free cell outside the zone");
+        zone |= 1 << best;
+    }
+    zone
+}
+
 /// A pairing strategy for the defender against `attacker`'s every open line: disjoint pairs
 /// of empty cells such that each line without a `defender` stone holds both cells of some
 /// pair. Whenever the attacker takes one cell of a pair the defender takes the other, so no
@@ -66,6 +95,9 @@ pub fn find_pairing_from(
     hint: &[(u8, u8)],
 ) -> Option<Vec<(u8, u8)>> {
     let empty = grid.all() & !(attacker | defender);
+    if !enough_cells_for_pairs(grid, defender, empty) {
+        return None;
+    }
     let mut kept = Vec::new();
     let mut used = 0u64;
     for &(p, q) in hint {
@@ -84,6 +116,39 @@ pub fn find_pairing_from(
         return Some(pairs);
     }
     pair_up(grid, defender, empty, 0, &[], budget)
+}
+
+/// A quick test a pairing must pass: lines of one run whose free cells overlap in fewer than
+/// two need a pair each, a pair lies in one run only (two cells fix the run), and pairs are
+/// disjoint; so twice the count of such lines, over every run, cannot exceed the free cells
+/// on open lines. (The lines counted in a run are picked in order along it, each taken
+/// when it shares fewer than two free cells with the last taken: lines further back share
+/// still fewer.)
+pub fn enough_cells_for_pairs(grid: &Grid, defender: u64, empty: u64) -> bool {
+    let lines = grid.lines();
+    let mut needed = 0u32;
+    let mut usable = 0u64;
+    for run in grid.runs() {
+        let mut last = 0u64;
+        let mut any = false;
+        for &i in run {
+            let line = lines[i as usize];
+            if line & defender != 0 {
+                continue;
+            }
+            let free = line & empty;
+            if free.count_ones() < 2 {
+                return false;
+            }
+            usable |= free;
+            if !any || (free & last).count_ones() < 2 {
+                needed += 1;
+                last = free;
+                any = true;
+            }
+        }
+    }
+    2 * needed <= usable.count_ones()
 }
 
 /// Pairs covering every open line not already holding one of `kept` (whose cells, `used`,
@@ -332,6 +397,44 @@ mod tests {
         assert_ne!(zone & bit(0, 0), 0);
         // No win for the side without threats.
         assert!(vcf(&grid, o, x, 1000).is_none());
+    }
+
+    #[test]
+    fn the_quick_test_never_refuses_a_position_with_a_pairing() {
+        // Where the count says no pairing can exist, a search without the count and with
+        // a budget it never runs out of finds none; where a search finds one, the count
+        // agrees.
+        let mut seed = 11u64;
+        let (mut refused, mut found) = (0, 0);
+        for (w, h) in [(5u8, 5u8), (6, 5), (6, 6), (7, 6)] {
+            let grid = Grid::new(w, h).unwrap();
+            for stones in [2u32, 4, 6, 8, 10, 12] {
+                for _ in 0..60 {
+                    let (mut x, mut o) = (0u64, 0u64);
+                    for i in 0..stones {
+                        seed = seed
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        let b = 1u64 << ((seed >> 33) % 64);
+                        if b & grid.all() == 0 || (x | o) & b != 0 {
+                            continue;
+                        }
+                        if i % 3 == 0 { o |= b } else { x |= b }
+                    }
+                    let empty = grid.all() & !(x | o);
+                    let exhaustive = pair_up(&grid, o, empty, 0, &[], 200_000);
+                    if !enough_cells_for_pairs(&grid, o, empty) {
+                        refused += 1;
+                        assert!(exhaustive.is_none(), "{w}x{h} x {x:x} o {o:x}");
+                    }
+                    if let Some(pairs) = exhaustive {
+                        found += 1;
+                        assert!(valid_pairing(&grid, x, o, &pairs));
+                    }
+                }
+            }
+        }
+        assert!(refused > 50 && found > 50, "refused {refused}, found {found}");
     }
 
     #[test]
