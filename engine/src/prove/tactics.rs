@@ -118,15 +118,17 @@ pub fn find_pairing_from(
     pair_up(grid, defender, empty, 0, &[], budget)
 }
 
-/// A quick test a pairing must pass: lines of one run whose free cells overlap in fewer than
-/// two need a pair each, a pair lies in one run only (two cells fix the run), and pairs are
-/// disjoint; so twice the count of such lines, over every run, cannot exceed the free cells
-/// on open lines. (The lines counted in a run are picked in order along it, each taken
-/// when it shares fewer than two free cells with the last taken: lines further back share
-/// still fewer.)
+/// A quick test a pairing must pass. Lines of one run (row, column or diagonal) whose free
+/// cells overlap in fewer than two cannot share a pair, a pair lies in one run only (two
+/// cells fix the run), and pairs are disjoint: so such lines, picked in order along each
+/// run (each taken when it shares fewer than two free cells with the last taken; lines
+/// further back share still fewer), need two free cells of their own each. The test first
+/// counts them against the free cells on open lines, then matches each line's two cells
+/// (augmenting paths): a line left without two is a set of lines with too few cells
+/// between them (Hall's condition), and no pairing exists.
 pub fn enough_cells_for_pairs(grid: &Grid, defender: u64, empty: u64) -> bool {
     let lines = grid.lines();
-    let mut needed = 0u32;
+    let mut needy: arrayvec::ArrayVec<u64, MAX_LINES> = arrayvec::ArrayVec::new();
     let mut usable = 0u64;
     for run in grid.runs() {
         let mut last = 0u64;
@@ -142,13 +144,59 @@ pub fn enough_cells_for_pairs(grid: &Grid, defender: u64, empty: u64) -> bool {
             }
             usable |= free;
             if !any || (free & last).count_ones() < 2 {
-                needed += 1;
+                needy.push(free);
                 last = free;
                 any = true;
             }
         }
     }
-    2 * needed <= usable.count_ones()
+    if 2 * needy.len() as u32 > usable.count_ones() {
+        return false;
+    }
+    // Each needy line takes two cells: unit 2i and 2i + 1 of line i. A free cell is taken
+    // at once; only a unit that finds none searches for an augmenting path.
+    let mut owner = [u16::MAX; 64];
+    let mut taken = 0u64;
+    for unit in 0..2 * needy.len() {
+        let open = needy[unit / 2] & !taken;
+        if open != 0 {
+            let cell = open.trailing_zeros() as usize;
+            owner[cell] = unit as u16;
+            taken |= 1 << cell;
+            continue;
+        }
+        let mut visited = 0u64;
+        if !claim(&needy, &mut owner, &mut taken, unit, &mut visited) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Finds a cell for `unit` (of line `unit / 2`), moving other units along an augmenting
+/// path if need be.
+fn claim(
+    needy: &[u64],
+    owner: &mut [u16; 64],
+    taken: &mut u64,
+    unit: usize,
+    visited: &mut u64,
+) -> bool {
+    let free = needy[unit / 2] & !*visited;
+    if let Some(cell) = cells(free & !*taken).next() {
+        owner[cell as usize] = unit as u16;
+        *taken |= 1 << cell;
+        return true;
+    }
+    *visited |= free;
+    for cell in cells(free) {
+        let held = usize::from(owner[cell as usize]);
+        if claim(needy, owner, taken, held, visited) {
+            owner[cell as usize] = unit as u16;
+            return true;
+        }
+    }
+    false
 }
 
 /// Pairs covering every open line not already holding one of `kept` (whose cells, `used`,
