@@ -666,6 +666,66 @@ fn solve_proves_6x6_a_draw_and_its_certificate_checks() {
     assert!(said.contains("does not hold") && !said.contains("Usage:"), "{said}");
 }
 
+/// `solve --classes` proves the empty board one class of black's first move at a time,
+/// records each with its certificate's hash, goes on from the record, and refuses a record
+/// it cannot read.
+#[test]
+fn solve_by_classes_records_each_class_and_continues_from_the_record() {
+    let dir = scratch("classes");
+    let record = dir.join("6x6.txt");
+    let work = dir.join("work");
+    let (record_arg, work_arg) = (record.to_str().unwrap(), work.to_str().unwrap());
+    let by_classes = |extra: &[&str]| {
+        let mut args =
+            vec!["solve", "--size", "6", "--classes", record_arg, "--work-dir", work_arg];
+        args.extend_from_slice(extra);
+        pbrain(&args)
+    };
+    // A node budget stops it after the first class is under way: nothing recorded yet, the
+    // class's state kept.
+    let stopped = by_classes(&["--max-nodes", "1"]);
+    assert!(stopped.status.success(), "{}", String::from_utf8_lossy(&stopped.stderr));
+    let lines = stdout_lines(&stopped);
+    assert_eq!(lines.last().map(String::as_str), Some("value unknown"), "{lines:?}");
+    assert!(work.join("6x6-black-a1.state").exists());
+    // The next run goes on and settles every class: six of black's, one of white's.
+    let done = by_classes(&[]);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let lines = stdout_lines(&done);
+    assert_eq!(lines.iter().filter(|l| l.starts_with("class black ")).count(), 6, "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("class white c3 refuted")), "{lines:?}");
+    assert!(lines.contains(&"black refuted 36/36 (classes a1 b1 c1 b2 c2 c3)".to_string()));
+    assert_eq!(lines.last().map(String::as_str), Some("value draw"));
+    assert!(!work.join("6x6-black-a1.state").exists(), "a settled class's state is removed");
+    // Each recorded certificate is on disk with the recorded hash and checks.
+    let text = std::fs::read_to_string(&record).unwrap();
+    let first = text.lines().find(|l| l.starts_with("black a1 refuted ")).expect("a1 recorded");
+    let words: Vec<&str> = first.split_whitespace().collect();
+    let at = |w: &str| words[words.iter().position(|&x| x == w).unwrap() + 1];
+    let certificate = work.join("6x6-black-a1.cert");
+    let bytes = std::fs::read(&certificate).unwrap();
+    assert!(at("certificate").parse::<usize>().unwrap() > 0);
+    let size_at = words.iter().position(|&x| x == "certificate").unwrap() + 2;
+    assert_eq!(words[size_at], bytes.len().to_string());
+    assert_eq!(at("sha256").len(), 64);
+    assert!(first.ends_with("command pbrain-mnk solve --size 6 --moves a1 --can-win black --certificate 6x6-black-a1.cert"), "{first}");
+    let checked = pbrain(&["solve", "--verify", certificate.to_str().unwrap()]);
+    assert!(checked.status.success());
+    assert!(stdout_lines(&checked).iter().any(|l| l.starts_with("proves black cannot force five")));
+    // Run again: the record already settles everything.
+    let again = stdout_lines(&by_classes(&[]));
+    assert!(!again.iter().any(|l| l.starts_with("class ")), "{again:?}");
+    assert_eq!(again.last().map(String::as_str), Some("value draw"));
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), text, "the record is unchanged");
+    // A record with a line it cannot read, and a position with moves: exit 2, said why.
+    std::fs::write(&record, "black z9 refuted a1\n").unwrap();
+    let refused = by_classes(&[]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("line 1: not one of the classes"));
+    let with_moves = pbrain(&["solve", "--size", "6", "--moves", "a1", "--classes", record_arg]);
+    assert_eq!(with_moves.status.code(), Some(2));
+}
+
 /// A proof not known to finish says so before it starts (`solve --size 8` once ran on without
 /// a word of how long), and says nothing when a bound is given.
 #[test]
@@ -682,6 +742,7 @@ fn solve_warns_before_a_proof_that_may_run_for_days() {
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(first.contains("no proof of the empty 8x8 board has finished here"), "{first}");
+    assert!(first.contains("--classes"), "{first}");
     let bounded = pbrain(&["solve", "--size", "8", "--max-nodes", "1000", "--hash-mb", "16"]);
     assert!(!String::from_utf8_lossy(&bounded.stderr).contains("note:"));
     assert_eq!(stdout_lines(&bounded)[0], "value unknown");

@@ -5,6 +5,7 @@
 
 pub(crate) mod analyze;
 pub(crate) mod bench;
+pub(crate) mod classes;
 pub(crate) mod datagen;
 pub(crate) mod gui;
 pub(crate) mod matches;
@@ -220,6 +221,10 @@ pub(crate) enum UsageError {
     ProofState(PathBuf, String),
     /// `solve --certificate` for a value that has none (a win or a loss).
     Certificate(String),
+    /// `solve --classes` names a record that cannot be read as one.
+    Record(PathBuf, String),
+    /// `solve --classes` with an option or a board it does not take.
+    Classes(&'static str),
     /// A file named by an option cannot be read or written.
     File {
         /// The option, without dashes.
@@ -303,6 +308,8 @@ impl fmt::Display for UsageError {
             }
             UsageError::ProofState(path, e) => write!(f, "--state {}: {e}", path.display()),
             UsageError::Certificate(e) => write!(f, "--certificate: {e}"),
+            UsageError::Record(path, e) => write!(f, "--classes {}: {e}", path.display()),
+            UsageError::Classes(e) => write!(f, "--classes: {e}"),
             UsageError::File { option, path, error } => {
                 write!(f, "--{option} {}: {error}", path.display())
             }

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use mnk_engine::engine::Engine;
 use mnk_engine::game::Game;
-use mnk_engine::limits::Limits;
+use mnk_engine::limits::{Limits, StopFlag};
 use mnk_engine::notation::format_pos;
 use mnk_engine::outcome::Outcome;
 use mnk_engine::prove::certificate::cell_name;
@@ -30,6 +30,7 @@ use mnk_engine::rules::Rule;
 use mnk_engine::size::BoardSize;
 use mnk_engine::solve::GameValue;
 
+use super::classes::ClassArgs;
 use super::{CliError, UsageError};
 use crate::explain::game_of_moves;
 
@@ -74,6 +75,13 @@ pub(crate) struct Args {
     /// Stop after this many node expansions (as --time-limit).
     #[arg(long = "max-nodes", value_name = "N")]
     max_nodes: Option<u64>,
+    /// Prove 8x8 one class of black's first move at a time, continuing from this record
+    /// file and adding each class settled (see docs/proving.md).
+    #[arg(long, value_name = "RECORD", conflicts_with_all = ["verify", "certificate", "state", "can_win"])]
+    classes: Option<PathBuf>,
+    /// Where --classes keeps each class's state file and certificate.
+    #[arg(long = "work-dir", value_name = "DIR", default_value = ".", requires = "classes")]
+    work_dir: PathBuf,
     /// Ask only whether this side (black or white) can force a five, and print
     /// "can_win SIDE yes|no|unknown" instead of the value.
     #[arg(long = "can-win", value_name = "SIDE", value_parser = ["black", "white"])]
@@ -99,6 +107,24 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     if args.time_limit.is_some_and(|t| !(t > 0.0 && t.is_finite())) {
         return Err(UsageError::TimeLimit.into());
     }
+    if let Some(record) = &args.classes {
+        if size.width() != size.height() || !args.moves.trim().is_empty() {
+            return Err(UsageError::Classes(
+                "it proves an empty square board, 5x5 to 8x8 (--size 8, no --moves)",
+            )
+            .into());
+        }
+        let budget = Budget {
+            save_every: Duration::from_secs(args.save_every),
+            time: args.time_limit.map(Duration::from_secs_f64),
+            nodes: args.max_nodes,
+            stop: super::interrupt_flag(),
+        };
+        let hash_mb = args.hash_mb.unwrap_or(PROVER_HASH_MB) as usize;
+        let class_args =
+            ClassArgs { side: size.width(), record, work_dir: &args.work_dir, hash_mb, budget };
+        return super::classes::run(&class_args, out);
+    }
     let game = game_of_moves(size, Rule::Freestyle, &args.moves).map_err(UsageError::Moves)?;
     if game.outcome() != Outcome::Ongoing {
         return print_decided(&game, out);
@@ -117,13 +143,13 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         _ => Proof::of(position, &questions),
     };
     // Boards whose empty-board proof has not been seen to finish here: say so before it runs.
-    let open = size.width() * size.height() > 7 * 7 && game.move_count() == 0;
+    let open = size.width() * size.height() > 8 * 7 && game.move_count() == 0;
     if open && args.time_limit.is_none() && args.max_nodes.is_none() {
         eprintln!(
-            "pbrain-mnk: note: no proof of the empty {} board has finished here (8x7 stopped \
-             after 2 minutes, 8x8 after hours); it may run for days. --time-limit or --max-nodes \
-             bound it, --state keeps the work, Ctrl-C stops it.",
-            size
+            "pbrain-mnk: note: no proof of the empty {size} board has finished here (8x7 takes \
+             about 10 minutes, one class of black's first move on 8x8 about as long or longer); \
+             it may run for days. --classes proves it one first move at a time and keeps each \
+             result; --time-limit or --max-nodes bound it, --state keeps the work, Ctrl-C stops it."
         );
     }
     let hash_mb = args.hash_mb.unwrap_or(PROVER_HASH_MB) as usize;
@@ -131,34 +157,13 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let nodes_before = proof.nodes();
     let interrupted = super::interrupt_flag();
     let start = Instant::now();
-    let limit = args.time_limit.map(Duration::from_secs_f64);
-    let mut last_report = Instant::now();
-    let mut progress = |question: Question, p: &Progress| {
-        if last_report.elapsed() >= Duration::from_secs(2) {
-            last_report = Instant::now();
-            report_progress(attacker_name(black_to_move, question), p, start.elapsed());
-        }
+    let budget = Budget {
+        save_every: Duration::from_secs(args.save_every),
+        time: args.time_limit.map(Duration::from_secs_f64),
+        nodes: args.max_nodes,
+        stop: interrupted.clone(),
     };
-    let outcome = loop {
-        let mut slice = Duration::from_secs(args.save_every);
-        if let Some(limit) = limit {
-            slice = slice.min(limit.saturating_sub(start.elapsed()));
-        }
-        let nodes = args.max_nodes.map(|n| n.saturating_sub(proof.nodes() - nodes_before).max(1));
-        let limits = Limits { nodes, ..Limits::time(slice).with_stop(interrupted.clone()) };
-        let outcome = proof.run(&limits, &mut progress);
-        if proof.finished() {
-            break outcome;
-        }
-        if let Some(path) = &args.state {
-            save(path, &proof)?;
-        }
-        let out_of_time = limit.is_some_and(|l| start.elapsed() >= l);
-        let out_of_nodes = args.max_nodes.is_some_and(|n| proof.nodes() - nodes_before >= n);
-        if out_of_time || out_of_nodes || interrupted.is_raised() {
-            break None;
-        }
-    };
+    let outcome = drive(&mut proof, args.state.as_deref(), &budget)?;
     let time = start.elapsed();
     let nodes = proof.nodes() - nodes_before;
     if let Some(side) = &args.can_win {
@@ -201,6 +206,54 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
+/// What a proof may spend in one run: time, node expansions, a stop flag, and how often
+/// its state is saved.
+pub(crate) struct Budget {
+    pub(crate) save_every: Duration,
+    pub(crate) time: Option<Duration>,
+    pub(crate) nodes: Option<u64>,
+    pub(crate) stop: StopFlag,
+}
+
+/// Runs `proof` until it is finished or the budget is spent, saving its state to `state`
+/// every `save_every` and when it stops unfinished; progress goes to stderr.
+pub(crate) fn drive(
+    proof: &mut Proof,
+    state: Option<&Path>,
+    budget: &Budget,
+) -> Result<Option<mnk_engine::prove::Outcome>, CliError> {
+    let black_to_move = proof.position().black_to_move;
+    let nodes_before = proof.nodes();
+    let start = Instant::now();
+    let mut last_report = Instant::now();
+    let mut progress = |question: Question, p: &Progress| {
+        if last_report.elapsed() >= Duration::from_secs(2) {
+            last_report = Instant::now();
+            report_progress(attacker_name(black_to_move, question), p, start.elapsed());
+        }
+    };
+    loop {
+        let mut slice = budget.save_every;
+        if let Some(limit) = budget.time {
+            slice = slice.min(limit.saturating_sub(start.elapsed()));
+        }
+        let nodes = budget.nodes.map(|n| n.saturating_sub(proof.nodes() - nodes_before).max(1));
+        let limits = Limits { nodes, ..Limits::time(slice).with_stop(budget.stop.clone()) };
+        let outcome = proof.run(&limits, &mut progress);
+        if proof.finished() {
+            return Ok(outcome);
+        }
+        if let Some(path) = state {
+            save(path, proof)?;
+        }
+        let out_of_time = budget.time.is_some_and(|l| start.elapsed() >= l);
+        let out_of_nodes = budget.nodes.is_some_and(|n| proof.nodes() - nodes_before >= n);
+        if out_of_time || out_of_nodes || budget.stop.is_raised() {
+            return Ok(None);
+        }
+    }
+}
+
 /// `best c3`, or `best none`.
 fn write_best(out: &mut dyn Write, cell: Option<u8>) -> Result<(), CliError> {
     match cell {
@@ -210,11 +263,15 @@ fn write_best(out: &mut dyn Write, cell: Option<u8>) -> Result<(), CliError> {
     Ok(())
 }
 
-fn file_error(option: &'static str, path: &Path, error: std::io::Error) -> CliError {
+pub(crate) fn file_error(option: &'static str, path: &Path, error: std::io::Error) -> CliError {
     UsageError::File { option, path: path.to_path_buf(), error }.into()
 }
 
-fn resume(path: &Path, position: &Position, questions: &[Question]) -> Result<Proof, CliError> {
+pub(crate) fn resume(
+    path: &Path,
+    position: &Position,
+    questions: &[Question],
+) -> Result<Proof, CliError> {
     let bytes = std::fs::read(path).map_err(|error| file_error("state", path, error))?;
     let proof =
         Proof::restore(&bytes).map_err(|e| UsageError::ProofState(path.to_path_buf(), e))?;
@@ -232,7 +289,7 @@ fn resume(path: &Path, position: &Position, questions: &[Question]) -> Result<Pr
 }
 
 /// Saves the state beside the file and renames it over, so a crash never leaves half a file.
-fn save(path: &Path, proof: &Proof) -> Result<(), CliError> {
+pub(crate) fn save(path: &Path, proof: &Proof) -> Result<(), CliError> {
     let mut temporary = path.as_os_str().to_owned();
     temporary.push(".tmp");
     let temporary = PathBuf::from(temporary);
@@ -242,7 +299,7 @@ fn save(path: &Path, proof: &Proof) -> Result<(), CliError> {
 }
 
 /// The colour that asks "can I force a five?" in `question`.
-fn attacker_name(black_to_move: bool, question: Question) -> &'static str {
+pub(crate) fn attacker_name(black_to_move: bool, question: Question) -> &'static str {
     if (question == Question::MoverWins) == black_to_move { "black" } else { "white" }
 }
 
