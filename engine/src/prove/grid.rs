@@ -38,6 +38,8 @@ pub struct Grid {
     /// The lines grouped by the row, column or diagonal they lie on, each group in order
     /// along it.
     runs: Vec<Vec<u8>>,
+    /// For each symmetry, the image of each cell's bit.
+    cell_images: Vec<[u64; 64]>,
 }
 
 impl Grid {
@@ -97,7 +99,41 @@ impl Grid {
             }
             runs.last_mut().expect("a run").push(i as u8);
         }
-        Some(Grid { width, height, all, lines, through, runs })
+        let mut grid = Grid { width, height, all, lines, through, runs, cell_images: Vec::new() };
+        grid.cell_images = (0..grid.symmetries())
+            .map(|sym| {
+                let mut images = [0u64; 64];
+                for cell in cells(all) {
+                    images[cell as usize] = 1 << grid.transform_cell(sym, cell);
+                }
+                images
+            })
+            .collect();
+        Some(grid)
+    }
+
+    /// A position's images under each symmetry, for [`Grid::canonical_after`].
+    pub fn images(&self, first: u64, second: u64) -> arrayvec::ArrayVec<(u64, u64), 8> {
+        (0..self.symmetries())
+            .map(|sym| (self.transform(sym, first), self.transform(sym, second)))
+            .collect()
+    }
+
+    /// [`Grid::canonical`] of the position whose `images` are given, with one more stone
+    /// on `cell` (`first`'s when `to_first`, else `second`'s): each image gains the cell's
+    /// image, so no set is transformed again.
+    pub fn canonical_after(&self, images: &[(u64, u64)], cell: u8, to_first: bool) -> (u128, u8) {
+        let mut best = (u128::MAX, 0);
+        for (sym, &(first, second)) in images.iter().enumerate() {
+            let add = self.cell_images[sym][cell as usize];
+            let (first, second) =
+                if to_first { (first | add, second) } else { (first, second | add) };
+            let key = (u128::from(first) << 64) | u128::from(second);
+            if key < best.0 {
+                best = (key, sym as u8);
+            }
+        }
+        best
     }
 
     /// The lines grouped by the row, column or diagonal they lie on, each group in order
@@ -281,6 +317,14 @@ mod tests {
                     let slow = cells(set).fold(0u64, |m, c| m | 1 << grid.transform_cell(sym, c));
                     assert_eq!(grid.transform(sym, set), slow, "{w}x{h} sym {sym}");
                     assert_eq!(grid.untransform(sym, grid.transform(sym, set)), set);
+                    let other = seed.rotate_left(17) & grid.all() & !set;
+                    let images = grid.images(set, other);
+                    for cell in cells(grid.all() & !(set | other)).take(3) {
+                        let slow = grid.canonical(set | 1 << cell, other);
+                        assert_eq!(grid.canonical_after(&images, cell, true), slow);
+                        let slow = grid.canonical(set, other | 1 << cell);
+                        assert_eq!(grid.canonical_after(&images, cell, false), slow);
+                    }
                     for cell in cells(set) {
                         assert_eq!(grid.inverse_cell(sym, grid.transform_cell(sym, cell)), cell);
                     }

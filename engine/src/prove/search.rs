@@ -424,13 +424,9 @@ impl Prover {
         if self.nodes.is_multiple_of(REPORT_EVERY) {
             self.report(progress);
         }
-        let keys: arrayvec::ArrayVec<(u128, u8), 64> = moves
-            .iter()
-            .map(|&m| {
-                let (ca, cd) = child(a, d, or, m);
-                self.grid.canonical(ca, cd)
-            })
-            .collect();
+        let images = self.grid.images(a, d);
+        let keys: arrayvec::ArrayVec<(u128, u8), 64> =
+            moves.iter().map(|&m| self.grid.canonical_after(&images, m, or)).collect();
         let mut zones = [None; 64];
         let mut children = arrayvec::ArrayVec::<Numbers, 64>::new();
         loop {
