@@ -326,7 +326,7 @@ impl Engine {
             });
         }
         let mut proof = Proof::new(position);
-        proof.set_max_positions(self.hash_bytes / prove::search::BYTES_PER_POSITION);
+        proof.set_max_positions(prove::search::positions_in(self.hash_bytes));
         let outcome = proof.run(limits, &mut |_, _| {})?;
         let geometry = game.geometry();
         let best = outcome.best.map(prove::cell_point).and_then(|p| geometry.cell(p.x, p.y));

@@ -165,10 +165,18 @@ pub enum Expansion {
     Moves(arrayvec::ArrayVec<u8, 64>),
 }
 
-/// Memory one position of a prover's table takes, hash map overhead included (measured as
-/// the process's peak resident size over the positions held): a table of `B` bytes holds
-/// `B / BYTES_PER_POSITION` positions (see [`Prover::set_max_positions`]).
-pub const BYTES_PER_POSITION: usize = 64;
+/// How many positions a prover's table may hold in `bytes` of memory. The hash map's
+/// buckets come in powers of two (each a key, an entry and a control byte) and are filled to
+/// seven eighths before the map doubles, so the count stops just short of the fill of the
+/// largest power of two that fits: the table never doubles past the budget (while it
+/// doubles below it, old and new buckets live together for a moment: up to 1.5 times the
+/// budget). See [`Prover::set_max_positions`].
+pub fn positions_in(bytes: usize) -> usize {
+    let slot = std::mem::size_of::<(u128, Entry)>() + 1;
+    let buckets = (bytes / slot).max(16);
+    let power = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+    power / 8 * 7 - 1
+}
 
 /// A snapshot of a proof in progress.
 #[derive(Clone, Debug)]

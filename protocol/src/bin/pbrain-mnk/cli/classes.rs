@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use mnk_engine::notation::{Point, format_pos};
-use mnk_engine::prove::search::{Answer, BYTES_PER_POSITION};
+use mnk_engine::prove::search::{Answer, positions_in};
 use mnk_engine::prove::{Position, Proof, Question, cell_point, verify};
 use mnk_engine::rules::Rule;
 use mnk_engine::size::BoardSize;
@@ -210,7 +210,7 @@ fn prove_class(
     } else {
         Proof::of(position, &[question])
     };
-    proof.set_max_positions((args.hash_mb << 20) / BYTES_PER_POSITION);
+    proof.set_max_positions(positions_in(args.hash_mb << 20));
     eprintln!("solve: class {class}: can {attacker} force five after black {class}?");
     // Seconds spent on the class in earlier runs, kept beside its state.
     let clock = args.work_dir.join(format!("{stem}.seconds"));

@@ -23,7 +23,7 @@ use mnk_engine::limits::{Limits, StopFlag};
 use mnk_engine::notation::format_pos;
 use mnk_engine::outcome::Outcome;
 use mnk_engine::prove::certificate::cell_name;
-use mnk_engine::prove::search::{Answer, BYTES_PER_POSITION, Progress};
+use mnk_engine::prove::search::{Answer, Progress, positions_in};
 use mnk_engine::prove::{Position, Proof, Question, cell_point, verify};
 use mnk_engine::report::nodes_per_second;
 use mnk_engine::rules::Rule;
@@ -153,7 +153,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         );
     }
     let hash_mb = args.hash_mb.unwrap_or(PROVER_HASH_MB) as usize;
-    proof.set_max_positions((hash_mb << 20) / BYTES_PER_POSITION);
+    proof.set_max_positions(positions_in(hash_mb << 20));
     let nodes_before = proof.nodes();
     let interrupted = super::interrupt_flag();
     let start = Instant::now();
