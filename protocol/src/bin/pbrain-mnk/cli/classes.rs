@@ -33,7 +33,7 @@ use mnk_engine::rules::Rule;
 use mnk_engine::size::BoardSize;
 use sha2::{Digest, Sha256};
 
-use super::solve::{Budget, attacker_name, drive, file_error, resume};
+use super::proof_run::{Budget, attacker_name, drive, file_error, resume};
 use super::{CliError, UsageError};
 use crate::explain::game_of_moves;
 

@@ -12,6 +12,7 @@ pub(crate) mod matches;
 pub(crate) mod openings;
 pub(crate) mod perft;
 pub(crate) mod play;
+pub(crate) mod proof_run;
 pub(crate) mod solve;
 pub(crate) mod tune;
 
