@@ -688,12 +688,34 @@ fn solve_by_classes_records_each_class_and_continues_from_the_record() {
     let lines = stdout_lines(&stopped);
     assert_eq!(lines.last().map(String::as_str), Some("value unknown"), "{lines:?}");
     assert!(work.join("6x6-black-a1.state").exists());
-    // The next run goes on and settles every class: six of black's, one of white's.
+    // One class alone (as a second run sharing the record would): only it is recorded.
+    let one = stdout_lines(&by_classes(&["--class", "c3"]));
+    assert!(one[0].starts_with("class black c3 refuted "), "{one:?}");
+    assert!(one.contains(&"black refuted 4/36 (classes c3)".to_string()), "{one:?}");
+    let wrong = by_classes(&["--class", "z9"]);
+    assert_eq!(wrong.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&wrong.stderr);
+    assert!(said.contains("the classes are a1 b1 c1 b2 c2 c3"), "{said}");
+    // A class another run holds (its lock file): --class refuses it, a whole run skips it.
+    let lock = work.join("6x6-black-b1.lock");
+    std::fs::write(&lock, "").unwrap();
+    let held = by_classes(&["--class", "b1"]);
+    assert_eq!(held.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&held.stderr).contains("another run is proving class b1"));
+    let around = by_classes(&[]);
+    assert!(String::from_utf8_lossy(&around.stderr).contains("skipped"));
+    let lines = stdout_lines(&around);
+    assert!(lines.contains(&"black refuted 28/36 (classes a1 c1 b2 c2 c3)".to_string()));
+    // White's question does not wait for the held class.
+    assert!(lines.iter().any(|l| l.starts_with("class white c3 refuted")), "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("value unknown"), "{lines:?}");
+    // Let go, the next run settles the last class: the board is a draw.
+    std::fs::remove_file(&lock).unwrap();
     let done = by_classes(&[]);
     assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
     let lines = stdout_lines(&done);
-    assert_eq!(lines.iter().filter(|l| l.starts_with("class black ")).count(), 6, "{lines:?}");
-    assert!(lines.iter().any(|l| l.starts_with("class white c3 refuted")), "{lines:?}");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("class ")).count(), 1, "{lines:?}");
+    assert!(lines[0].starts_with("class black b1 refuted "), "{lines:?}");
     assert!(lines.contains(&"black refuted 36/36 (classes a1 b1 c1 b2 c2 c3)".to_string()));
     assert_eq!(lines.last().map(String::as_str), Some("value draw"));
     assert!(!work.join("6x6-black-a1.state").exists(), "a settled class's state is removed");

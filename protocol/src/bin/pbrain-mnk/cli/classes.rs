@@ -123,6 +123,8 @@ const HEADER: &str = "\
 /// The options class mode takes from `solve`.
 pub(crate) struct ClassArgs<'a> {
     pub(crate) side: usize,
+    /// Prove this class only (`--class`), so that several runs can share one record.
+    pub(crate) only: Option<&'a str>,
     pub(crate) record: &'a Path,
     pub(crate) work_dir: &'a Path,
     pub(crate) hash_mb: usize,
@@ -131,17 +133,26 @@ pub(crate) struct ClassArgs<'a> {
 
 /// Proves the classes the record does not hold yet, within the budget.
 pub(crate) fn run(args: &ClassArgs<'_>, out: &mut dyn Write) -> Result<(), CliError> {
-    let text = match std::fs::read_to_string(args.record) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(file_error("classes", args.record, e)),
-    };
     let classes = classes(args.side);
-    let mut settled = parse_record(&text, args.side)
-        .map_err(|e| UsageError::Record(args.record.to_path_buf(), e))?;
+    if let Some(only) = args.only
+        && !classes.iter().any(|(c, _)| c == only)
+    {
+        let names: Vec<&str> = classes.iter().map(|(c, _)| c.as_str()).collect();
+        let why = format!("--class {only}: the classes are {}", names.join(" "));
+        return Err(UsageError::Classes(why).into());
+    }
+    let mut settled = read_record(args.record, args.side)?;
     std::fs::create_dir_all(args.work_dir).map_err(|e| file_error("work-dir", args.work_dir, e))?;
     let start = Instant::now();
-    while let Some((attacker, class)) = next_class(&classes, &settled) {
+    // Classes another run is proving (their lock files exist): left to it.
+    let mut busy: Vec<Settled> = Vec::new();
+    loop {
+        let known: Vec<Settled> = settled.iter().chain(&busy).cloned().collect();
+        let next = match args.only {
+            None => next_class(&classes, &known),
+            Some(only) => next_for(only, &classes, &known),
+        };
+        let Some((attacker, class)) = next else { break };
         let mut budget = Budget { stop: args.budget.stop.clone(), ..args.budget };
         if let Some(time) = budget.time {
             budget.time = Some(time.saturating_sub(start.elapsed()));
@@ -150,11 +161,20 @@ pub(crate) fn run(args: &ClassArgs<'_>, out: &mut dyn Write) -> Result<(), CliEr
             }
         }
         match prove_class(args, attacker, &class, &budget, out)? {
-            Some(line) => {
-                settled.push(line);
-                write_record(args.record, &settled)?;
+            Proved::Settled(line) => settled = add_to_record(args.record, args.side, line)?,
+            Proved::Unfinished => break,
+            Proved::Busy(lock) if args.only.is_none() => {
+                eprintln!("solve: class {class}: another run holds {}; skipped", lock.display());
+                let (attacker, refuted, rest) = (attacker.to_string(), true, String::new());
+                busy.push(Settled { attacker, class, refuted, rest });
             }
-            None => break,
+            Proved::Busy(lock) => {
+                let why = format!(
+                    "another run is proving class {class} (remove {} if none is)",
+                    lock.display()
+                );
+                return Err(UsageError::Classes(why).into());
+            }
         }
     }
     summary(&classes, &settled, out)?;
@@ -162,6 +182,51 @@ pub(crate) fn run(args: &ClassArgs<'_>, out: &mut dyn Write) -> Result<(), CliEr
         return Err(CliError::ProofInterrupted { state: Some(args.work_dir.to_path_buf()) });
     }
     Ok(())
+}
+
+/// The question to ask of one class: black's if it is open, else white's while no class
+/// has settled white's yet.
+fn next_for(
+    class: &str,
+    classes: &[(String, u32)],
+    settled: &[Settled],
+) -> Option<(&'static str, String)> {
+    if settled.iter().any(|s| s.attacker == "black" && !s.refuted) {
+        return None;
+    }
+    if open_in(settled, "black", class) {
+        return Some(("black", class.to_string()));
+    }
+    let black_done = classes.iter().all(|(c, _)| !open_in(settled, "black", c));
+    let white_done = settled.iter().any(|s| s.attacker == "white" && s.refuted);
+    (black_done && !white_done && open_in(settled, "white", class))
+        .then(|| ("white", class.to_string()))
+}
+
+/// Whether the record lacks `attacker`'s question for `class`.
+fn open_in(settled: &[Settled], attacker: &str, class: &str) -> bool {
+    !settled.iter().any(|s| s.attacker == attacker && s.class == class)
+}
+
+/// The record's settled classes (none if the file does not exist yet).
+fn read_record(path: &Path, side: usize) -> Result<Vec<Settled>, CliError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(file_error("classes", path, e)),
+    };
+    parse_record(&text, side).map_err(|e| UsageError::Record(path.to_path_buf(), e).into())
+}
+
+/// Adds a settled class to the record as it is on disk now (another run may have added
+/// classes since this one read it) and returns the record.
+fn add_to_record(path: &Path, side: usize, line: Settled) -> Result<Vec<Settled>, CliError> {
+    let mut settled = read_record(path, side)?;
+    if !settled.iter().any(|s| s.attacker == line.attacker && s.class == line.class) {
+        settled.push(line);
+    }
+    write_record(path, &settled)?;
+    Ok(settled)
 }
 
 /// The next class to prove: black's first (every class, unless one wins), then white's
@@ -186,15 +251,44 @@ fn next_class(classes: &[(String, u32)], settled: &[Settled]) -> Option<(&'stati
         .map(|(c, _)| ("white", c.clone()))
 }
 
-/// Proves one class: `Some(the record line)` once settled, `None` when the budget ran out
-/// first (its state kept).
+/// How a run on one class ended.
+enum Proved {
+    /// Settled: the record line.
+    Settled(Settled),
+    /// The budget ran out first (the state is kept).
+    Unfinished,
+    /// Another run holds the class's lock file (this path).
+    Busy(PathBuf),
+}
+
+/// A class's lock file, made when a run takes the class and removed when it lets go.
+struct Lock(PathBuf);
+
+impl Lock {
+    /// Takes the lock, or `None` if the file exists already.
+    fn take(path: PathBuf) -> Result<Option<Lock>, CliError> {
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(_) => Ok(Some(Lock(path))),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(None),
+            Err(e) => Err(file_error("work-dir", &path, e)),
+        }
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Proves one class, holding its lock file meanwhile.
 fn prove_class(
     args: &ClassArgs<'_>,
     attacker: &str,
     class: &str,
     budget: &Budget,
     out: &mut dyn Write,
-) -> Result<Option<Settled>, CliError> {
+) -> Result<Proved, CliError> {
     let side = args.side;
     let size = BoardSize::from_side(side).expect("a square board the prover takes");
     let game = game_of_moves(size, Rule::Freestyle, class).map_err(UsageError::Moves)?;
@@ -204,6 +298,10 @@ fn prove_class(
         .find(|&q| attacker_name(position.black_to_move, q) == attacker)
         .expect("each side asks one question");
     let stem = format!("{side}x{side}-{attacker}-{class}");
+    let lock_path = args.work_dir.join(format!("{stem}.lock"));
+    let Some(_lock) = Lock::take(lock_path.clone())? else {
+        return Ok(Proved::Busy(lock_path));
+    };
     let state = args.work_dir.join(format!("{stem}.state"));
     let mut proof = if state.exists() {
         resume(&state, &position, &[question])?
@@ -226,7 +324,7 @@ fn prove_class(
         .map_err(|e| file_error("work-dir", &clock, e))?;
     driven?;
     let Some(answer) = proof.answer(question) else {
-        return Ok(None);
+        return Ok(Proved::Unfinished);
     };
     let refuted = answer == Answer::Disproved;
     let key = if refuted { proof.key_move(question) } else { None };
@@ -255,7 +353,7 @@ fn prove_class(
     // The record holds the result; the tables are not needed again.
     let _ = std::fs::remove_file(&state);
     let _ = std::fs::remove_file(&clock);
-    Ok(Some(Settled { attacker: attacker.into(), class: class.into(), refuted, rest }))
+    Ok(Proved::Settled(Settled { attacker: attacker.into(), class: class.into(), refuted, rest }))
 }
 
 /// Writes the record beside and renames it over the old one.
@@ -282,7 +380,11 @@ fn summary(
     let weight = |class: &str| classes.iter().find(|(c, _)| c == class).map_or(0, |&(_, w)| w);
     let cells: u32 = classes.iter().map(|&(_, w)| w).sum();
     let refuted: u32 = black.iter().filter(|s| s.refuted).map(|s| weight(&s.class)).sum();
-    let names: Vec<&str> = black.iter().filter(|s| s.refuted).map(|s| s.class.as_str()).collect();
+    let names: Vec<&str> = classes
+        .iter()
+        .map(|(c, _)| c.as_str())
+        .filter(|&c| black.iter().any(|s| s.refuted && s.class == c))
+        .collect();
     writeln!(out, "black refuted {refuted}/{cells} (classes {})", names.join(" "))?;
     let holds = settled.iter().find(|s| s.attacker == "white" && s.refuted);
     match holds {

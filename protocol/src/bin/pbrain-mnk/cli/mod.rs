@@ -225,7 +225,7 @@ pub(crate) enum UsageError {
     /// `solve --classes` names a record that cannot be read as one.
     Record(PathBuf, String),
     /// `solve --classes` with an option or a board it does not take.
-    Classes(&'static str),
+    Classes(String),
     /// A file named by an option cannot be read or written.
     File {
         /// The option, without dashes.

@@ -79,6 +79,10 @@ pub(crate) struct Args {
     /// file and adding each class settled (see docs/proving.md).
     #[arg(long, value_name = "RECORD", conflicts_with_all = ["verify", "certificate", "state", "can_win"])]
     classes: Option<PathBuf>,
+    /// With --classes: prove this class of black's first move only (a1, b1, ...), so that
+    /// several runs can share one record.
+    #[arg(long, value_name = "CLASS", requires = "classes")]
+    class: Option<String>,
     /// Where --classes keeps each class's state file and certificate.
     #[arg(long = "work-dir", value_name = "DIR", default_value = ".", requires = "classes")]
     work_dir: PathBuf,
@@ -109,10 +113,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     }
     if let Some(record) = &args.classes {
         if size.width() != size.height() || !args.moves.trim().is_empty() {
-            return Err(UsageError::Classes(
-                "it proves an empty square board, 5x5 to 8x8 (--size 8, no --moves)",
-            )
-            .into());
+            let why = "it proves an empty square board, 5x5 to 8x8 (--size 8, no --moves)";
+            return Err(UsageError::Classes(why.into()).into());
         }
         let budget = Budget {
             save_every: Duration::from_secs(args.save_every),
@@ -121,8 +123,14 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             stop: super::interrupt_flag(),
         };
         let hash_mb = args.hash_mb.unwrap_or(PROVER_HASH_MB) as usize;
-        let class_args =
-            ClassArgs { side: size.width(), record, work_dir: &args.work_dir, hash_mb, budget };
+        let class_args = ClassArgs {
+            side: size.width(),
+            only: args.class.as_deref(),
+            record,
+            work_dir: &args.work_dir,
+            hash_mb,
+            budget,
+        };
         return super::classes::run(&class_args, out);
     }
     let game = game_of_moves(size, Rule::Freestyle, &args.moves).map_err(UsageError::Moves)?;
