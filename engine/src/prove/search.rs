@@ -12,6 +12,11 @@
 //! * a stone on a cell no open line passes through changes nothing (a pass): the defender
 //!   never plays one, and the attacker's are left to the certificate (a pass never helps
 //!   the side that makes it, so the defender's answer is any move);
+//! * at an OR node, an attacker move outside the relevance zone of a refuted sibling is
+//!   refuted by that sibling's reply: each disproof is stored with the empty cells its
+//!   strategy relies on (`leaf_zone`, `covering_zone`, closed by
+//!   [`super::tactics::close_zone`]), and attacker stones added outside them leave it
+//!   standing (the argument is in `docs/proving.md`);
 //! * symmetric positions share one table entry.
 //!
 //! The table maps each position, up to symmetry, to its proof and disproof numbers; a
