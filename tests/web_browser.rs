@@ -190,7 +190,12 @@ fn a_person_plays_takes_back_and_loads_a_renju_game_in_chromium() {
     assert_eq!(browser.count("g.best"), 0);
     // A second move with more time: the panel shows mnk's iterations while it thinks.
     browser.script("document.getElementById('time').value = 2500;");
-    browser.click("rect.pt[data-cell='i9']");
+    // A cell mnk's answer did not take (its answer depends on how deep 500 ms reached).
+    let free = browser.script(
+        "return ['i9', 'g7', 'j10'].find(c => !document.querySelector(`circle.stone[data-cell='${c}']`))",
+    );
+    let free = free.as_str().expect("one of three cells is free");
+    browser.click(&format!("rect.pt[data-cell='{free}']"));
     browser.wait_for(
         "mnk's iterations",
         "return document.getElementById('eval').textContent.startsWith('mnk, thinking: depth')",
