@@ -147,22 +147,28 @@ fn help_and_version_print_on_stdout_and_succeed() {
     assert_eq!(text, format!("pbrain-mnk {}\n", env!("CARGO_PKG_VERSION")));
 }
 
+/// The first line the binary writes to stderr with these arguments; the process is then
+/// stopped (for commands that would run for hours).
+fn first_stderr_line(args: &[&str]) -> String {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-mnk"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut line = String::new();
+    BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    line
+}
+
 /// A count that could run for hours says so on stderr before it starts (the process is then
 /// stopped); a quick one prints nothing there.
 #[test]
 fn a_long_perft_warns_first_and_a_short_one_does_not() {
-    use std::io::{BufRead, BufReader};
-    use std::process::Stdio;
-    let mut long = Command::new(env!("CARGO_BIN_EXE_pbrain-mnk"))
-        .args(["perft", "--size", "15", "--depth", "7", "--threads", "2"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut note = String::new();
-    BufReader::new(long.stderr.take().unwrap()).read_line(&mut note).unwrap();
-    long.kill().unwrap();
-    long.wait().unwrap();
+    let note = first_stderr_line(&["perft", "--size", "15", "--depth", "7", "--threads", "2"]);
     assert!(note.starts_with("pbrain-mnk: note: up to 2.66e16 move sequences"), "{note}");
     assert!(note.contains("days on 2 threads"), "{note}");
     let short = pbrain(&["perft", "--size", "15", "--depth", "3"]);
@@ -752,17 +758,7 @@ fn solve_by_classes_records_each_class_and_continues_from_the_record() {
 /// a word of how long), and says nothing when a bound is given.
 #[test]
 fn solve_warns_before_a_proof_that_may_run_for_days() {
-    use std::io::{BufRead, BufReader};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-mnk"))
-        .args(["solve", "--size", "8", "--hash-mb", "16"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut first = String::new();
-    BufReader::new(child.stderr.take().unwrap()).read_line(&mut first).unwrap();
-    child.kill().unwrap();
-    child.wait().unwrap();
+    let first = first_stderr_line(&["solve", "--size", "8", "--hash-mb", "16"]);
     assert!(first.contains("no proof of the empty 8x8 board has finished here"), "{first}");
     assert!(first.contains("--classes"), "{first}");
     let bounded = pbrain(&["solve", "--size", "8", "--max-nodes", "1000", "--hash-mb", "16"]);

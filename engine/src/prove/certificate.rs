@@ -139,7 +139,7 @@ impl Walk<'_> {
                 (reply, (x.0, x.1 | 1 << reply))
             }
         };
-        let reply = if x.1 & 1 << reply != 0 || x.0 & 1 << reply != 0 {
+        let reply = if x.1 & 1 << reply != 0 {
             // The base's reply is already the defender's here: a free move.
             match self.free_cell(x, base) {
                 Some(cell) => cell,
@@ -237,12 +237,8 @@ impl Walk<'_> {
     }
 
     /// The defender's refuting move in `x`, proved here if the table does not hold one.
+    /// (Called once [`Walk::table_reply`] found none.)
     fn refutation(&mut self, x: Stones) -> Result<u8, String> {
-        if let Some((_, Some(r))) = self.prover.disproof(x.0, x.1)
-            && self.prover.numbers_or_static(x.0, x.1 | 1 << r, true).answer() == Answer::Disproved
-        {
-            return Ok(r);
-        }
         let Expansion::Moves(moves) = expand(self.grid, x.0, x.1, false, &mut Vec::new()) else {
             return Err("an unexpected leaf at a defender's node".into());
         };

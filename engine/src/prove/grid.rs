@@ -123,17 +123,10 @@ impl Grid {
     /// on `cell` (`first`'s when `to_first`, else `second`'s): each image gains the cell's
     /// image, so no set is transformed again.
     pub fn canonical_after(&self, images: &[(u64, u64)], cell: u8, to_first: bool) -> (u128, u8) {
-        let mut best = (u128::MAX, 0);
-        for (sym, &(first, second)) in images.iter().enumerate() {
+        least(images.iter().enumerate().map(|(sym, &(first, second))| {
             let add = self.cell_images[sym][cell as usize];
-            let (first, second) =
-                if to_first { (first | add, second) } else { (first, second | add) };
-            let key = (u128::from(first) << 64) | u128::from(second);
-            if key < best.0 {
-                best = (key, sym as u8);
-            }
-        }
-        best
+            if to_first { (first | add, second) } else { (first, second | add) }
+        }))
     }
 
     /// The lines grouped by the row, column or diagonal they lie on, each group in order
@@ -235,16 +228,24 @@ impl Grid {
     /// The key of a position up to symmetry: the least `(first, second)` image, as one
     /// number, and the symmetry that gives it.
     pub fn canonical(&self, first: u64, second: u64) -> (u128, u8) {
-        let mut best = (u128::MAX, 0);
-        for sym in 0..self.symmetries() {
-            let key = (u128::from(self.transform(sym, first)) << 64)
-                | u128::from(self.transform(sym, second));
-            if key < best.0 {
-                best = (key, sym);
-            }
-        }
-        best
+        least(
+            (0..self.symmetries())
+                .map(|sym| (self.transform(sym, first), self.transform(sym, second))),
+        )
     }
+}
+
+/// The least of a position's images (symmetry by symmetry) as one number, and its
+/// symmetry (the first of equals).
+fn least(images: impl Iterator<Item = (u64, u64)>) -> (u128, u8) {
+    let mut best = (u128::MAX, 0);
+    for (sym, (first, second)) in images.enumerate() {
+        let key = (u128::from(first) << 64) | u128::from(second);
+        if key < best.0 {
+            best = (key, sym as u8);
+        }
+    }
+    best
 }
 
 /// Mirrors an 8×8 set in its main diagonal: (x, y) to (y, x).

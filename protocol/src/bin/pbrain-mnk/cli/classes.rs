@@ -232,13 +232,10 @@ fn add_to_record(path: &Path, side: usize, line: Settled) -> Result<Vec<Settled>
 /// The next class to prove: black's first (every class, unless one wins), then white's
 /// until one of black's first moves holds (the centre's class first).
 fn next_class(classes: &[(String, u32)], settled: &[Settled]) -> Option<(&'static str, String)> {
-    let done = |attacker: &str, class: &str| {
-        settled.iter().find(|s| s.attacker == attacker && s.class == class)
-    };
     if settled.iter().any(|s| s.attacker == "black" && !s.refuted) {
         return None;
     }
-    if let Some((class, _)) = classes.iter().find(|(c, _)| done("black", c).is_none()) {
+    if let Some((class, _)) = classes.iter().find(|(c, _)| open_in(settled, "black", c)) {
         return Some(("black", class.clone()));
     }
     if settled.iter().any(|s| s.attacker == "white" && s.refuted) {
@@ -247,7 +244,7 @@ fn next_class(classes: &[(String, u32)], settled: &[Settled]) -> Option<(&'stati
     classes
         .iter()
         .rev()
-        .find(|(c, _)| done("white", c).is_none())
+        .find(|(c, _)| open_in(settled, "white", c))
         .map(|(c, _)| ("white", c.clone()))
 }
 
