@@ -799,12 +799,18 @@ fn a_stopped_proof_resumes_from_its_state_file() {
     assert!(String::from_utf8_lossy(&other.stderr).contains("another position"));
 }
 
-/// Ctrl-C (SIGINT) stops a long proof with its state saved, exit code 130; it goes on from
-/// there.
+/// Ctrl-C (SIGINT) and SIGTERM stop a long proof with its state saved, exit code 130; it
+/// goes on from there.
 #[test]
 fn an_interrupted_proof_saves_its_state() {
+    for signal in ["-INT", "-TERM"] {
+        interrupt_a_proof(signal);
+    }
+}
+
+fn interrupt_a_proof(signal: &str) {
     use std::io::{BufRead, BufReader};
-    let dir = scratch("interrupt");
+    let dir = scratch(&format!("interrupt{signal}"));
     let state = dir.join("8x8.state");
     let path = state.to_str().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-mnk"))
@@ -822,7 +828,7 @@ fn an_interrupted_proof_saves_its_state() {
     progress.read_line(&mut line).unwrap();
     assert!(line.starts_with("solve: can black force five? "), "{line}");
     assert!(line.contains(" root moves settled ") && line.contains(", line "), "{line}");
-    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let status = Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
     assert!(status.success());
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130));

@@ -16,6 +16,7 @@
 mod analysis;
 mod cli;
 mod explain;
+mod signals;
 mod tuner;
 mod web;
 

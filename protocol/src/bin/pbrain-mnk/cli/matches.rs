@@ -229,7 +229,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             Err(RecvTimeoutError::Disconnected) => break,
         };
         if interrupted.is_raised() {
-            // Ended by the interrupt (its engines got the signal too): not counted.
+            // Ended by the interrupt: not counted (after Ctrl-C its engines got the signal too).
             stop.raise();
             break;
         }

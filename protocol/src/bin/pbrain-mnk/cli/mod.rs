@@ -57,8 +57,8 @@ pub(crate) struct Cli {
     pub(crate) command: Option<Tool>,
 }
 
-/// A flag a thread of its own raises at Ctrl-C (SIGINT): long tools (a match, a proof) stop
-/// with it and report what they have.
+/// A flag a thread of its own raises at Ctrl-C (SIGINT) or SIGTERM: long tools (a match, a
+/// proof) stop with it and report what they have.
 pub(crate) fn interrupt_flag() -> StopFlag {
     let flag = StopFlag::new();
     let raised = flag.clone();
@@ -66,9 +66,8 @@ pub(crate) fn interrupt_flag() -> StopFlag {
         let Ok(runtime) = tokio::runtime::Builder::new_current_thread().enable_all().build() else {
             return;
         };
-        if runtime.block_on(tokio::signal::ctrl_c()).is_ok() {
-            raised.raise();
-        }
+        runtime.block_on(crate::signals::stop_requested());
+        raised.raise();
     });
     flag
 }

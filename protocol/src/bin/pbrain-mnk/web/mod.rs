@@ -137,13 +137,10 @@ fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
-/// Resolves on Ctrl-C, having stopped mnk's searches (each answers at once, so the server
-/// does not wait for them).
+/// Resolves on Ctrl-C or SIGTERM, having stopped mnk's searches (each answers at once, so
+/// the server does not wait for them).
 async fn shutdown(state: Arc<AppState>) {
-    if tokio::signal::ctrl_c().await.is_err() {
-        // No signal handler: serve until killed.
-        std::future::pending::<()>().await;
-    }
+    crate::signals::stop_requested().await;
     let stopped = lock(&state.thinking).stop_all();
     if stopped > 0 {
         eprintln!("stopped {stopped} search(es); the server ends once they have answered");
