@@ -177,6 +177,8 @@ pub(crate) fn run(args: &ClassArgs<'_>, out: &mut dyn Write) -> Result<(), CliEr
             }
         }
     }
+    // The record as it is now: runs beside this one may have settled classes since it read it.
+    let settled = read_record(args.record, args.side)?;
     summary(&classes, &settled, out)?;
     if args.budget.stop.is_raised() && next_class(&classes, &settled).is_some() {
         return Err(CliError::ProofInterrupted { state: Some(args.work_dir.to_path_buf()) });
