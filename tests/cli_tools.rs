@@ -673,8 +673,8 @@ fn solve_proves_6x6_a_draw_and_its_certificate_checks() {
 }
 
 /// `solve --classes` proves the empty board one class of black's first move at a time,
-/// records each with its certificate's hash, goes on from the record, and refuses a record
-/// it cannot read.
+/// records each with its certificate's hash, goes on from the record, checks the recorded
+/// certificates (`--check`), and refuses a record it cannot read.
 #[test]
 fn solve_by_classes_records_each_class_and_continues_from_the_record() {
     let dir = scratch("classes");
@@ -745,6 +745,42 @@ fn solve_by_classes_records_each_class_and_continues_from_the_record() {
     assert!(!again.iter().any(|l| l.starts_with("class ")), "{again:?}");
     assert_eq!(again.last().map(String::as_str), Some("value draw"));
     assert_eq!(std::fs::read_to_string(&record).unwrap(), text, "the record is unchanged");
+    // --check proves nothing: it checks every recorded certificate against the record.
+    let checked = by_classes(&["--check"]);
+    assert!(checked.status.success(), "{}", String::from_utf8_lossy(&checked.stderr));
+    let lines = stdout_lines(&checked);
+    let ok = lines.iter().filter(|l| l.starts_with("checked ") && l.ends_with(" sha256 ok"));
+    assert_eq!(ok.count(), text.lines().filter(|l| l.contains(" refuted ")).count(), "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("value draw"));
+    // A certificate one byte longer, one with a byte changed, one that proves another
+    // class's claim, a missing one:
+    // exit 1, said why.
+    let check_fails = |why: &str| {
+        let failed = by_classes(&["--check"]);
+        assert_eq!(failed.status.code(), Some(1));
+        let said = String::from_utf8_lossy(&failed.stderr);
+        assert!(said.contains("6x6-black-a1.cert") && said.contains(why), "{said}");
+    };
+    let mut longer = bytes.clone();
+    longer.push(b'\n');
+    std::fs::write(&certificate, &longer).unwrap();
+    check_fails("the record says");
+    let mut altered = bytes.clone();
+    let last = altered.len() - 2;
+    altered[last] ^= 1;
+    std::fs::write(&certificate, &altered).unwrap();
+    check_fails("its SHA-256 is");
+    let b1 = text.lines().find(|l| l.starts_with("black b1 refuted ")).expect("b1 recorded");
+    let swapped = text.replace(first, &b1.replacen("b1", "a1", 1));
+    std::fs::write(&record, swapped).unwrap();
+    std::fs::copy(work.join("6x6-black-b1.cert"), &certificate).unwrap();
+    check_fails("another claim");
+    std::fs::write(&record, &text).unwrap();
+    std::fs::remove_file(&certificate).unwrap();
+    check_fails("make it with: pbrain-mnk solve --size 6 --moves a1");
+    let no_record = pbrain(&["solve", "--size", "6", "--classes", "no-such.txt", "--check"]);
+    assert_eq!(no_record.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&no_record.stderr).contains("no such file"));
     // A record with a line it cannot read, and a position with moves: exit 2, said why.
     std::fs::write(&record, "black z9 refuted a1\n").unwrap();
     let refused = by_classes(&[]);

@@ -8,7 +8,8 @@
 //! `--work-dir` (resumed, saved every `--save-every` seconds, removed once the class is
 //! recorded); a settled class's certificate is written there, checked by `solve --verify`'s
 //! checker, and recorded with its size and SHA-256, the nodes and seconds it took, the
-//! move that refutes it and the command that makes it again.
+//! move that refutes it and the command that makes it again. `--check` ([`check`]) checks
+//! the recorded certificates against the record instead of proving.
 //!
 //! Record lines (after `#` comments):
 //!
@@ -339,11 +340,7 @@ fn prove_class(
         verify::check(&text).map_err(|e| CliError::CertificateRejected(path.clone(), e))?;
         std::fs::write(&path, &text).map_err(|e| file_error("certificate", &path, e))?;
         let positions = text.lines().filter(|l| l.starts_with("R ") || l.starts_with("P ")).count();
-        let hash: String =
-            Sha256::digest(text.as_bytes()).iter().fold(String::new(), |mut h, b| {
-                let _ = write!(h, "{b:02x}");
-                h
-            });
+        let hash = hex(&Sha256::digest(text.as_bytes()));
         let _ = write!(rest, " certificate {positions} {} sha256 {hash}", text.len());
     }
     let _ = write!(rest, " command {command}");
@@ -353,6 +350,102 @@ fn prove_class(
     let _ = std::fs::remove_file(&state);
     let _ = std::fs::remove_file(&clock);
     Ok(Proved::Settled(Settled { attacker: attacker.into(), class: class.into(), refuted, rest }))
+}
+
+/// `--check`: checks every recorded class against its certificate in `work_dir` instead of
+/// proving: the file's size and SHA-256 as recorded, the built-in checker's verdict, and
+/// that it refutes the recorded side from the class's position. Prints one `checked ...`
+/// line per class, then what the record proves; the first certificate that is missing or
+/// does not match is an error (exit code 1) naming the class and the command that makes it
+/// again.
+pub(crate) fn check(
+    side: usize,
+    record: &Path,
+    work_dir: &Path,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let classes = classes(side);
+    if !record.exists() {
+        // Proving starts a record; checking needs one.
+        return Err(UsageError::Record(record.to_path_buf(), "no such file".into()).into());
+    }
+    let settled = read_record(record, side)?;
+    for s in &settled {
+        if !s.refuted {
+            writeln!(out, "unchecked {} {} wins (a win has no certificate)", s.attacker, s.class)?;
+            continue;
+        }
+        let stem = format!("{side}x{side}-{}-{}", s.attacker, s.class);
+        let path = work_dir.join(format!("{stem}.cert"));
+        let positions = check_class(side, s, &path)
+            .map_err(|why| CliError::RecordUnchecked(path.clone(), why))?;
+        writeln!(
+            out,
+            "checked {} {} refuted certificate {stem}.cert positions {positions} sha256 ok",
+            s.attacker, s.class
+        )?;
+    }
+    summary(&classes, &settled, out)
+}
+
+/// Checks one refuted class's certificate at `path`; the positions it holds, or why not.
+fn check_class(side: usize, s: &Settled, path: &Path) -> Result<usize, String> {
+    let words: Vec<&str> = s.rest.split_whitespace().collect();
+    let after = |name: &str, skip: usize| {
+        let at = words.iter().position(|&w| w == name)?;
+        words.get(at + 1 + skip).copied()
+    };
+    let command = s.rest.split_once(" command ").map_or("", |(_, c)| c);
+    let (Some(positions), Some(bytes), Some(hash)) =
+        (after("certificate", 0), after("certificate", 1), after("sha256", 0))
+    else {
+        return Err("the record names no certificate (positions, bytes, sha256)".into());
+    };
+    let text = std::fs::read(path)
+        .map_err(|e| format!("cannot read it ({e}); make it with: {command}"))?;
+    if text.len().to_string() != bytes {
+        return Err(format!("{} bytes, the record says {bytes}", text.len()));
+    }
+    let digest = hex(&Sha256::digest(&text));
+    if digest != hash {
+        return Err(format!("its SHA-256 is {digest}, the record says {hash}"));
+    }
+    let text = String::from_utf8(text).map_err(|_| "not text".to_string())?;
+    let checked =
+        verify::check(&text).map_err(|e| format!("the certificate does not hold: {e}"))?;
+    let game = game_of_moves(
+        BoardSize::from_side(side).expect("a square board the prover takes"),
+        Rule::Freestyle,
+        &s.class,
+    )
+    .map_err(|e| e.to_string())?;
+    let root = Position::of_game(&game).expect("a freestyle board from 5 to 8");
+    let [section] = checked.sections.as_slice() else {
+        return Err(format!("{} sections, a class has one", checked.sections.len()));
+    };
+    let claims = (section.refutes_black, section.black, section.white, section.black_to_move);
+    let wanted = (s.attacker == "black", root.black, root.white, root.black_to_move);
+    if claims != wanted {
+        return Err(format!(
+            "it proves another claim than the record's (refutes {}, black {:x}, white {:x})",
+            if section.refutes_black { "black" } else { "white" },
+            section.black,
+            section.white
+        ));
+    }
+    let counted = text.lines().filter(|l| l.starts_with("R ") || l.starts_with("P ")).count();
+    if counted.to_string() != positions {
+        return Err(format!("{counted} positions, the record says {positions}"));
+    }
+    Ok(counted)
+}
+
+/// Lower-case hexadecimal of `bytes`.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().fold(String::new(), |mut h, b| {
+        let _ = write!(h, "{b:02x}");
+        h
+    })
 }
 
 /// Writes the record beside and renames it over the old one.

@@ -367,6 +367,9 @@ pub(crate) enum CliError {
     /// `solve --verify`: the certificate was read and does not prove what it claims (exit
     /// code 1).
     CertificateRejected(PathBuf, String),
+    /// `solve --classes --check`: a recorded class's certificate is missing or does not
+    /// match the record (exit code 1).
+    RecordUnchecked(PathBuf, String),
     /// `datagen` games that failed (a bug; each was reported and left out; exit code 1).
     GamesFailed {
         /// Games that failed.
@@ -384,6 +387,7 @@ impl CliError {
             CliError::Interrupted { .. } | CliError::ProofInterrupted { .. } => 130,
             CliError::Io(_)
             | CliError::CertificateRejected(..)
+            | CliError::RecordUnchecked(..)
             | CliError::Match(_)
             | CliError::Openings(_)
             | CliError::GamesFailed { .. } => 1,
@@ -401,6 +405,7 @@ impl fmt::Display for CliError {
             CliError::CertificateRejected(path, e) => {
                 write!(f, "--verify {}: the certificate does not hold: {e}", path.display())
             }
+            CliError::RecordUnchecked(path, e) => write!(f, "--check {}: {e}", path.display()),
             CliError::Interrupted { finished, games } => write!(
                 f,
                 "interrupted after {finished} of {games} games (games in progress are not counted)"

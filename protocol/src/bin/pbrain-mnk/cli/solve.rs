@@ -83,6 +83,11 @@ pub(crate) struct Args {
     /// several runs can share one record.
     #[arg(long, value_name = "CLASS", requires = "classes")]
     class: Option<String>,
+    /// With --classes: prove nothing, check every recorded class's certificate in --work-dir
+    /// (its size and SHA-256 as recorded, the checker, the class's position) and print what
+    /// the record proves.
+    #[arg(long, requires = "classes", conflicts_with_all = ["class", "time_limit", "max_nodes"])]
+    check: bool,
     /// Where --classes keeps each class's state file and certificate.
     #[arg(long = "work-dir", value_name = "DIR", default_value = ".", requires = "classes")]
     work_dir: PathBuf,
@@ -115,6 +120,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         if size.width() != size.height() || !args.moves.trim().is_empty() {
             let why = "it proves an empty square board, 5x5 to 8x8 (--size 8, no --moves)";
             return Err(UsageError::Classes(why.into()).into());
+        }
+        if args.check {
+            return super::classes::check(size.width(), record, &args.work_dir, out);
         }
         let budget = Budget {
             save_every: Duration::from_secs(args.save_every),
