@@ -339,7 +339,7 @@ fn prove_class(
         let text = proof.certificate().map_err(UsageError::Certificate)?;
         verify::check(&text).map_err(|e| CliError::CertificateRejected(path.clone(), e))?;
         std::fs::write(&path, &text).map_err(|e| file_error("certificate", &path, e))?;
-        let positions = text.lines().filter(|l| l.starts_with("R ") || l.starts_with("P ")).count();
+        let positions = positions_in_certificate(&text);
         let hash = hex(&Sha256::digest(text.as_bytes()));
         let _ = write!(rest, " certificate {positions} {} sha256 {hash}", text.len());
     }
@@ -433,11 +433,16 @@ fn check_class(side: usize, s: &Settled, path: &Path) -> Result<usize, String> {
             section.white
         ));
     }
-    let counted = text.lines().filter(|l| l.starts_with("R ") || l.starts_with("P ")).count();
+    let counted = positions_in_certificate(&text);
     if counted.to_string() != positions {
         return Err(format!("{counted} positions, the record says {positions}"));
     }
     Ok(counted)
+}
+
+/// The positions a certificate gives a strategy for (its `R` and `P` records).
+fn positions_in_certificate(text: &str) -> usize {
+    text.lines().filter(|l| l.starts_with("R ") || l.starts_with("P ")).count()
 }
 
 /// Lower-case hexadecimal of `bytes`.
