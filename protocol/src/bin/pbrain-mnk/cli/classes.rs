@@ -34,7 +34,7 @@ use mnk_engine::rules::Rule;
 use mnk_engine::size::BoardSize;
 use sha2::{Digest, Sha256};
 
-use super::proof_run::{Budget, attacker_name, drive, file_error, resume};
+use super::proof_run::{Budget, attacker_name, drive, file_error, resume, write_whole};
 use super::{CliError, UsageError};
 use crate::explain::game_of_moves;
 
@@ -281,6 +281,19 @@ impl Drop for Lock {
     }
 }
 
+/// The position after black's first move `class`, white to move.
+fn class_position(side: usize, class: &str) -> Result<Position, UsageError> {
+    let size = BoardSize::from_side(side).expect("a square board the prover takes");
+    let game = game_of_moves(size, Rule::Freestyle, class).map_err(UsageError::Moves)?;
+    Ok(Position::of_game(&game).expect("a freestyle board from 5 to 8"))
+}
+
+/// The name a class's files in the work directory share (`8x8-black-a1`), before `.state`,
+/// `.seconds`, `.lock` or `.cert`.
+fn stem(side: usize, attacker: &str, class: &str) -> String {
+    format!("{side}x{side}-{attacker}-{class}")
+}
+
 /// Proves one class, holding its lock file meanwhile.
 fn prove_class(
     args: &ClassArgs<'_>,
@@ -290,14 +303,12 @@ fn prove_class(
     out: &mut dyn Write,
 ) -> Result<Proved, CliError> {
     let side = args.side;
-    let size = BoardSize::from_side(side).expect("a square board the prover takes");
-    let game = game_of_moves(size, Rule::Freestyle, class).map_err(UsageError::Moves)?;
-    let position = Position::of_game(&game).expect("a freestyle board from 5 to 8");
+    let position = class_position(side, class)?;
     let question = Question::BOTH
         .into_iter()
         .find(|&q| attacker_name(position.black_to_move, q) == attacker)
         .expect("each side asks one question");
-    let stem = format!("{side}x{side}-{attacker}-{class}");
+    let stem = stem(side, attacker, class);
     let lock_path = args.work_dir.join(format!("{stem}.lock"));
     let Some(_lock) = Lock::take(lock_path.clone())? else {
         return Ok(Proved::Busy(lock_path));
@@ -375,7 +386,7 @@ pub(crate) fn check(
             writeln!(out, "unchecked {} {} wins (a win has no certificate)", s.attacker, s.class)?;
             continue;
         }
-        let stem = format!("{side}x{side}-{}-{}", s.attacker, s.class);
+        let stem = stem(side, &s.attacker, &s.class);
         let path = work_dir.join(format!("{stem}.cert"));
         let positions = check_class(side, s, &path)
             .map_err(|why| CliError::RecordUnchecked(path.clone(), why))?;
@@ -413,13 +424,7 @@ fn check_class(side: usize, s: &Settled, path: &Path) -> Result<usize, String> {
     let text = String::from_utf8(text).map_err(|_| "not text".to_string())?;
     let checked =
         verify::check(&text).map_err(|e| format!("the certificate does not hold: {e}"))?;
-    let game = game_of_moves(
-        BoardSize::from_side(side).expect("a square board the prover takes"),
-        Rule::Freestyle,
-        &s.class,
-    )
-    .map_err(|e| e.to_string())?;
-    let root = Position::of_game(&game).expect("a freestyle board from 5 to 8");
+    let root = class_position(side, &s.class).map_err(|e| e.to_string())?;
     let [section] = checked.sections.as_slice() else {
         return Err(format!("{} sections, a class has one", checked.sections.len()));
     };
@@ -460,11 +465,7 @@ fn write_record(path: &Path, settled: &[Settled]) -> Result<(), CliError> {
         let answer = if s.refuted { "refuted" } else { "wins" };
         let _ = writeln!(text, "{} {} {answer} {}", s.attacker, s.class, s.rest);
     }
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(".tmp");
-    let temporary = PathBuf::from(temporary);
-    std::fs::write(&temporary, text).map_err(|e| file_error("classes", path, e))?;
-    std::fs::rename(&temporary, path).map_err(|e| file_error("classes", path, e))
+    write_whole(path, text.as_bytes(), "classes")
 }
 
 /// What the record proves so far.

@@ -85,14 +85,19 @@ pub(crate) fn resume(
     Ok(proof)
 }
 
-/// Saves the state beside the file and renames it over, so a crash never leaves half a file.
+/// Saves the state (see [`write_whole`]).
 pub(crate) fn save(path: &Path, proof: &Proof) -> Result<(), CliError> {
+    write_whole(path, &proof.save_state(), "state")
+}
+
+/// Writes `bytes` beside `path` and renames them over it, so a crash never leaves half a
+/// file; an error names `option`, the option that gave the path.
+pub(crate) fn write_whole(path: &Path, bytes: &[u8], option: &'static str) -> Result<(), CliError> {
     let mut temporary = path.as_os_str().to_owned();
     temporary.push(".tmp");
     let temporary = PathBuf::from(temporary);
-    std::fs::write(&temporary, proof.save_state())
-        .map_err(|error| file_error("state", path, error))?;
-    std::fs::rename(&temporary, path).map_err(|error| file_error("state", path, error))
+    std::fs::write(&temporary, bytes).map_err(|error| file_error(option, path, error))?;
+    std::fs::rename(&temporary, path).map_err(|error| file_error(option, path, error))
 }
 
 /// The colour that asks "can I force a five?" in `question`.
